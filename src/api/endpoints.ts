@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { Application, CreateApplicationBody, UpdateApplicationBody } from './applications.ts';
+import { Deleted, Health, ListQuery } from './common.ts';
+import { Conversation, CreateConversationBody, Reply, UpdateConversationBody } from './conversations.ts';
+import { FileObject, PresignedUpload, PresignQuery, UploadQuery } from './files.ts';
+import { ApiKey, CreatedKey, CreateKeyBody } from './keys.ts';
+import { SearchBody, SearchResult } from './search.ts';
+import { ClearedSources, CreateSourceBody, Source, SourceChunk, SourcesQuery } from './sources.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type Auth = 'none' | 'key' | 'admin' | 'signature';
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** OpenAPI-style path, `{id}` for parameters. */
+  path: string;
+  summary: string;
+  auth: Auth;
+  status: 200 | 201;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  /** The body is raw bytes rather than JSON. */
+  rawBody?: true;
+  /** The response may be a text/event-stream of `chunk`, `done` and `error` events. */
+  streams?: true;
+}
+
+/** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  { method: 'get', path: '/health', summary: 'Liveness', auth: 'none', status: 200, response: Health },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    auth: 'none',
+    status: 200,
+    response: z.object({}),
+  },
+
+  {
+    method: 'get',
+    path: '/applications',
+    summary: 'List applications',
+    auth: 'key',
+    status: 200,
+    query: ListQuery,
+    response: z.array(Application),
+  },
+  {
+    method: 'post',
+    path: '/applications',
+    summary: 'Create an application',
+    auth: 'key',
+    status: 201,
+    body: CreateApplicationBody,
+    response: Application,
+  },
+  {
+    method: 'get',
+    path: '/applications/{id}',
+    summary: 'Get an application',
+    auth: 'key',
+    status: 200,
+    response: Application,
+  },
+  {
+    method: 'put',
+    path: '/applications/{id}',
+    summary: 'Update an application',
+    auth: 'key',
+    status: 200,
+    body: UpdateApplicationBody,
+    response: Application,
+  },
+  {
+    method: 'delete',
+    path: '/applications/{id}',
+    summary: 'Delete an application with its sources and conversations',
+    auth: 'key',
+    status: 200,
+    response: Deleted,
+  },
+  {
+    method: 'get',
+    path: '/applications/{id}/conversations',
+    summary: "List an application's conversations",
+    auth: 'key',
+    status: 200,
+    query: ListQuery,
+    response: z.array(Conversation),
+  },
+  {
+    method: 'get',
+    path: '/applications/{id}/sources',
+    summary: "List an application's sources",
+    auth: 'key',
+    status: 200,
+    query: ListQuery,
+    response: z.array(Source),
+  },
+  {
+    method: 'delete',
+    path: '/applications/{id}/sources',
+    summary: "Delete all of an application's sources",
+    auth: 'key',
+    status: 200,
+    response: ClearedSources,
+  },
+  {
+    method: 'post',
+    path: '/applications/{id}/search',
+    summary: 'Retrieve passages without a language model',
+    auth: 'key',
+    status: 200,
+    body: SearchBody,
+    response: z.array(SearchResult),
+  },
+
+  {
+    method: 'get',
+    path: '/sources',
+    summary: 'List sources',
+    auth: 'key',
+    status: 200,
+    query: SourcesQuery.extend(ListQuery.shape),
+    response: z.array(Source),
+  },
+  {
+    method: 'post',
+    path: '/sources',
+    summary: 'Add a source (ingested in the background)',
+    auth: 'key',
+    status: 201,
+    body: CreateSourceBody,
+    response: Source,
+  },
+  {
+    method: 'get',
+    path: '/sources/{id}',
+    summary: 'Get a source',
+    auth: 'key',
+    status: 200,
+    response: Source,
+  },
+  {
+    method: 'delete',
+    path: '/sources/{id}',
+    summary: 'Delete a source and its chunks',
+    auth: 'key',
+    status: 200,
+    response: Deleted,
+  },
+  {
+    method: 'get',
+    path: '/sources/{id}/chunks',
+    summary: "A source's stored chunks, in order",
+    auth: 'key',
+    status: 200,
+    response: z.array(SourceChunk),
+  },
+
+  {
+    method: 'get',
+    path: '/files',
+    summary: 'List uploaded files',
+    auth: 'key',
+    status: 200,
+    query: ListQuery,
+    response: z.array(FileObject),
+  },
+  {
+    method: 'get',
+    path: '/files/presigned-url',
+    summary: 'Get a pre-signed upload address',
+    auth: 'key',
+    status: 200,
+    query: PresignQuery,
+    response: PresignedUpload,
+  },
+  {
+    method: 'put',
+    path: '/files/upload/{id}',
+    summary: 'Upload a file to a pre-signed address',
+    auth: 'signature',
+    status: 200,
+    query: UploadQuery,
+    rawBody: true,
+    response: FileObject,
+  },
+
+  {
+    method: 'get',
+    path: '/conversations',
+    summary: 'List conversations',
+    auth: 'key',
+    status: 200,
+    query: ListQuery,
+    response: z.array(Conversation),
+  },
+  {
+    method: 'post',
+    path: '/conversations',
+    summary: 'Start or continue a conversation',
+    auth: 'key',
+    status: 200,
+    body: CreateConversationBody,
+    response: Reply,
+    streams: true,
+  },
+  {
+    method: 'get',
+    path: '/conversations/{id}',
+    summary: 'Get a conversation with its messages',
+    auth: 'key',
+    status: 200,
+    response: Conversation,
+  },
+  {
+    method: 'put',
+    path: '/conversations/{id}',
+    summary: 'Rename a conversation',
+    auth: 'key',
+    status: 200,
+    body: UpdateConversationBody,
+    response: Conversation,
+  },
+  {
+    method: 'delete',
+    path: '/conversations/{id}',
+    summary: 'Delete a conversation and its messages',
+    auth: 'key',
+    status: 200,
+    response: Deleted,
+  },
+
+  {
+    method: 'post',
+    path: '/admin/keys',
+    summary: 'Create an API key (and its account if new)',
+    auth: 'admin',
+    status: 201,
+    body: CreateKeyBody,
+    response: CreatedKey,
+  },
+  {
+    method: 'get',
+    path: '/admin/keys',
+    summary: 'List API keys',
+    auth: 'admin',
+    status: 200,
+    response: z.array(ApiKey),
+  },
+  {
+    method: 'delete',
+    path: '/admin/keys/{id}',
+    summary: 'Revoke an API key',
+    auth: 'admin',
+    status: 200,
+    response: Deleted,
+  },
+];

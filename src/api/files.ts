@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+export const FileObject = z.object({
+  id: z.string(),
+  name: z.string(),
+  uploaded_at: Timestamp,
+  /** ext: size of the stored file in bytes. */
+  bytes: z.number().int(),
+});
+export type FileObject = z.infer<typeof FileObject>;
+
+export const PresignQuery = z.object({
+  name: z.string().min(1).max(255).optional(),
+});
+
+export const PresignedUpload = z.object({
+  file_id: z.string(),
+  presigned_url: z.string(),
+});
+export type PresignedUpload = z.infer<typeof PresignedUpload>;
+
+export const UploadQuery = z.object({
+  expires: z.coerce.number().int(),
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
+});

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+export const SOURCE_TYPES = ['text', 'file', 'url', 'urls', 'website'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const EMBED_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
+export type EmbedStatus = (typeof EMBED_STATUSES)[number];
+
+const HttpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(4096, 'URLs must be at most 4096 characters');
+
+const SourceBase = {
+  application_id: z.string().min(1).max(100),
+  name: z.string().trim().min(1, 'name must not be empty').max(200, 'name must be at most 200 characters'),
+};
+
+export const TEXT_SOURCE_MAX_CHARACTERS = 5_000_000;
+
+export const CreateSourceBody = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      ...SourceBase,
+      type: z.literal('text'),
+      content: z.string().trim().min(1, 'content must not be empty').max(TEXT_SOURCE_MAX_CHARACTERS),
+    }),
+    z.object({
+      ...SourceBase,
+      type: z.literal('file'),
+      content: z.union([
+        z.string().regex(/^file_[0-9A-Z]{26}$/, 'content must be a file id or an http(s) URL'),
+        HttpUrl,
+      ]),
+    }),
+    z.object({ ...SourceBase, type: z.literal('url'), content: HttpUrl }),
+    z.object({ ...SourceBase, type: z.literal('urls'), content: z.array(HttpUrl).min(1).max(1000) }),
+    z.object({ ...SourceBase, type: z.literal('website'), content: HttpUrl }),
+  ],
+  { error: () => `type must be one of ${SOURCE_TYPES.join(', ')}` },
+);
+export type CreateSourceBody = z.infer<typeof CreateSourceBody>;
+
+export const Source = z.object({
+  id: z.string(),
+  application_id: z.string(),
+  name: z.string(),
+  type: z.enum(SOURCE_TYPES),
+  content: z.union([z.string(), z.array(z.string()), z.null()]),
+  embed_status: z.enum(EMBED_STATUSES),
+  embed_status_message: z.string(),
+  /** ext: what ingestion produced, 0 until COMPLETED. */
+  chunks: z.number().int(),
+  pages: z.number().int(),
+  characters: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Source = z.infer<typeof Source>;
+
+export const SourcesQuery = z.object({ application_id: z.string().min(1).max(100).optional() });
+
+export const SourceChunk = z.object({
+  index: z.number().int(),
+  page: z.number().int(),
+  text: z.string(),
+  url: z.string().optional(),
+});
+export type SourceChunk = z.infer<typeof SourceChunk>;
+
+export const ClearedSources = z.object({ application_id: z.string(), deleted: z.number().int() });
+export type ClearedSources = z.infer<typeof ClearedSources>;
