@@ -1,0 +1,188 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { normalizeText } from './normalize.ts';
+
+export interface HtmlPage {
+  text: string;
+  title?: string;
+  canonicalUrl?: string;
+  links: string[];
+}
+
+// The project compiles without the DOM library, so the few DOM members used here are declared structurally.
+interface DomNode {
+  readonly nodeType: number;
+  readonly textContent: string | null;
+  readonly childNodes: Iterable<DomNode>;
+}
+interface DomElement extends DomNode {
+  readonly tagName: string;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+}
+interface DomDocument {
+  readonly body: DomElement | null;
+  readonly documentElement: DomElement | null;
+  querySelector(selectors: string): DomElement | null;
+  querySelectorAll(selectors: string): Iterable<DomElement>;
+}
+
+const SKIPPED_ELEMENTS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'CANVAS',
+  'IFRAME',
+  'OBJECT',
+  'HEAD',
+  'SELECT',
+  'BUTTON',
+]);
+const BLOCK_ELEMENTS = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'CAPTION',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'HEADER',
+  'HR',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TBODY',
+  'TFOOT',
+  'THEAD',
+  'TR',
+  'UL',
+]);
+const HEADING_LEVEL: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
+const LEVEL_ATTRIBUTE = 'data-heading-level';
+const CELL_ELEMENTS = new Set(['TD', 'TH']);
+
+// Readability keeps the article and drops navigation, but on pages that are mostly lists or tables it keeps a
+// fragment; below this share of the body's text the whole body serves the reader better.
+const MINIMUM_ARTICLE_SHARE = 0.5;
+
+/** HTML → main content (Readability on linkedom, else the body text), headings kept as `#` lines. */
+export function htmlToPage(html: string, url?: string): HtmlPage {
+  const document = parseDocument(html);
+  const links = collectLinks(document, url);
+  const canonicalUrl = resolveUrl(
+    document.querySelector('link[rel~="canonical" i]')?.getAttribute('href'),
+    url,
+  );
+  const documentTitle = normalizeText(document.querySelector('title')?.textContent ?? '');
+  const bodyText = blocksToText(document.body ?? document.documentElement);
+  const article = readArticle(html);
+  const text =
+    article && article.text.length >= bodyText.length * MINIMUM_ARTICLE_SHARE ? article.text : bodyText;
+  const title = documentTitle || article?.title;
+  return {
+    text,
+    links,
+    ...(title ? { title } : {}),
+    ...(canonicalUrl ? { canonicalUrl } : {}),
+  };
+}
+
+function parseDocument(html: string): DomDocument {
+  // linkedom only builds document.body for complete documents; fragments (e.g. a converted DOCX) need a shell.
+  const complete = /<html[\s>]/i.test(html) || /<body[\s>]/i.test(html);
+  return parseHTML(complete ? html : `<!doctype html><html><body>${html}</body></html>`)
+    .document as DomDocument;
+}
+
+function readArticle(html: string): { text: string; title?: string } | undefined {
+  // Readability rewrites the DOM it reads, so it gets a document of its own.
+  const document = parseDocument(html);
+  // Readability demotes every h1 to h2; the original level, kept in an attribute, survives its rewrite.
+  for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));
+  }
+  let article: ReturnType<Readability['parse']>;
+  try {
+    article = new Readability(document as never, { charThreshold: 200 }).parse();
+  } catch {
+    // Readability trips over some markup linkedom accepts; the body text is still there.
+    return undefined;
+  }
+  if (!article?.content) return undefined;
+  const content = parseDocument(article.content);
+  const text = blocksToText(content.body ?? content.documentElement);
+  const title = article.title ? normalizeText(article.title) : '';
+  return title ? { text, title } : { text };
+}
+
+function collectLinks(document: DomDocument, base: string | undefined): string[] {
+  const links = new Set<string>();
+  for (const anchor of document.querySelectorAll('a[href]')) {
+    const link = resolveUrl(anchor.getAttribute('href'), base);
+    if (link && /^https?:/.test(link)) links.add(link.replace(/#.*$/, ''));
+  }
+  return [...links];
+}
+
+function resolveUrl(href: string | null | undefined, base: string | undefined): string | undefined {
+  if (!href?.trim()) return undefined;
+  try {
+    return new URL(href.trim(), base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Walks the DOM, turning block elements into paragraphs and headings into `#` lines. */
+function blocksToText(root: DomElement | null): string {
+  if (!root) return '';
+  const parts: string[] = [];
+  walk(root, parts, false);
+  return normalizeText(parts.join(''));
+}
+
+function walk(node: DomNode, parts: string[], preformatted: boolean): void {
+  if (node.nodeType === 3) {
+    const text = node.textContent ?? '';
+    parts.push(preformatted ? text : text.replace(/\s+/g, ' '));
+    return;
+  }
+  if (node.nodeType !== 1) return;
+  const element = node as DomElement;
+  const tag = element.tagName.toUpperCase();
+  if (SKIPPED_ELEMENTS.has(tag) || element.getAttribute('hidden') !== null) return;
+  if (tag === 'BR') {
+    parts.push('\n');
+    return;
+  }
+  const level = HEADING_LEVEL[tag] && (Number(element.getAttribute(LEVEL_ATTRIBUTE)) || HEADING_LEVEL[tag]);
+  if (level) {
+    const heading = normalizeText(element.textContent ?? '').replace(/\n+/g, ' ');
+    if (heading) parts.push(`\n\n${'#'.repeat(level)} ${heading}\n\n`);
+    return;
+  }
+  const block = BLOCK_ELEMENTS.has(tag);
+  if (block) parts.push('\n\n');
+  if (tag === 'LI') parts.push('\n- ');
+  if (CELL_ELEMENTS.has(tag)) parts.push(' ');
+  if (tag === 'IMG') parts.push(` ${element.getAttribute('alt') ?? ''} `);
+  for (const child of element.childNodes) walk(child, parts, preformatted || tag === 'PRE');
+  if (block) parts.push('\n\n');
+  if (CELL_ELEMENTS.has(tag)) parts.push(' ');
+}

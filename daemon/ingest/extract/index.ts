@@ -1,0 +1,1 @@
+export { type HtmlPage, htmlToPage } from './html.ts';
