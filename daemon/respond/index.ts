@@ -1,0 +1,97 @@
+import { createOfflineResponder } from './offline.ts';
+import { createProviderResponder, type ProviderSettings, providerDefaults } from './provider.ts';
+import type { ModelName, Responder } from './types.ts';
+import { MODEL_NAMES } from './types.ts';
+
+export { createOfflineResponder } from './offline.ts';
+export type * from './types.ts';
+export { MODEL_NAMES, UpstreamError } from './types.ts';
+
+/** One entry of `models` in `$CKB_HOME/config.json`. */
+export interface ProviderConfig {
+  /** An OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` for Ollama; default OpenAI's. */
+  base_url?: string;
+  model: string;
+  /** The environment variable holding the key; default `OPENAI_API_KEY` for OpenAI, none for other endpoints. */
+  api_key_env?: string;
+  /** The model's context window in tokens, for fitting the history; default 8192 (128000 for OpenAI). */
+  context_tokens?: number;
+}
+
+export const openaiBaseUrl = 'https://api.openai.com/v1';
+
+/**
+ * The models used when `OPENAI_API_KEY` is set and a name has no mapping of its own: fast,
+ * inexpensive, long-context chat models that stream usage.
+ */
+export const openaiDefaults: Record<ModelName, string> = {
+  'lm-3.5-turbo': 'gpt-4.1-mini',
+  'lm-4': 'gpt-4.1',
+};
+
+const openaiKeyVariable = 'OPENAI_API_KEY';
+const defaultContextTokens = 8192;
+const openaiContextTokens = 128_000;
+
+/**
+ * Picks, per application model name: its configured provider; else, when `OPENAI_API_KEY` is set,
+ * the OpenAI default above; else the built-in offline responder. So one name can be mapped to a
+ * local server while the other stays offline.
+ */
+export function createResponder(
+  config: { models?: Partial<Record<ModelName, ProviderConfig>> },
+  env: NodeJS.ProcessEnv,
+): Responder {
+  const offline = createOfflineResponder();
+  const responders = new Map<ModelName, Responder>();
+  for (const name of MODEL_NAMES) {
+    const mapping = config.models?.[name] ?? defaultMapping(name, env);
+    responders.set(name, mapping ? createProviderResponder(providerSettings(mapping, env)) : offline);
+  }
+  const pick = (name: ModelName): Responder => responders.get(name) ?? offline;
+  return {
+    reply: (request, options) => pick(request.model).reply(request, options),
+    title: (input, options) => pick(input.model).title(input, options),
+  };
+}
+
+/** Which backend serves each name, for `ckb serve` to print at start-up (never a key). */
+export function describeModels(
+  config: { models?: Partial<Record<ModelName, ProviderConfig>> },
+  env: NodeJS.ProcessEnv,
+): Record<ModelName, string> {
+  const describe = (name: ModelName): string => {
+    const mapping = config.models?.[name] ?? defaultMapping(name, env);
+    return mapping ? `${mapping.model} at ${mapping.base_url ?? openaiBaseUrl}` : 'offline (extractive)';
+  };
+  return { 'lm-3.5-turbo': describe('lm-3.5-turbo'), 'lm-4': describe('lm-4') };
+}
+
+function defaultMapping(name: ModelName, env: NodeJS.ProcessEnv): ProviderConfig | undefined {
+  return env[openaiKeyVariable] ? { model: openaiDefaults[name] } : undefined;
+}
+
+function providerSettings(mapping: ProviderConfig, env: NodeJS.ProcessEnv): ProviderSettings {
+  const isOpenai = mapping.base_url === undefined;
+  const keyVariable = mapping.api_key_env ?? (isOpenai ? openaiKeyVariable : undefined);
+  const apiKey = keyVariable ? env[keyVariable] || undefined : undefined;
+  return {
+    label: isOpenai ? 'openai' : withoutCredentials(mapping.base_url ?? openaiBaseUrl),
+    baseUrl: mapping.base_url ?? openaiBaseUrl,
+    model: mapping.model,
+    apiKey,
+    ...(keyVariable && !apiKey ? { missingKeyVariable: keyVariable } : {}),
+    contextTokens: mapping.context_tokens ?? (isOpenai ? openaiContextTokens : defaultContextTokens),
+    ...providerDefaults,
+  };
+}
+
+/** Error messages name the endpoint; a `user:password@` in its URL must not go with them. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`.replace(/\/$/, '');
+  } catch {
+    return 'the configured endpoint';
+  }
+}

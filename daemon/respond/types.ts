@@ -1,0 +1,68 @@
+/** The application-facing model names; each maps, through configuration, to a provider model or the offline responder. */
+export type ModelName = 'lm-3.5-turbo' | 'lm-4';
+
+export const MODEL_NAMES: readonly ModelName[] = ['lm-3.5-turbo', 'lm-4'];
+
+/** One retrieved chunk handed to the responder; `number` is how the reply cites it (`[number]`). */
+export interface ContextPassage {
+  number: number;
+  sourceName: string;
+  sourceId: string;
+  page: number;
+  text: string;
+  url?: string;
+  /** Retrieval score in [0, 1], higher is more relevant. */
+  score: number;
+}
+
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ReplyRequest {
+  model: ModelName;
+  systemMessage: string;
+  question: string;
+  history: HistoryMessage[];
+  passages: ContextPassage[];
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type ReplyEvent =
+  | { type: 'text-delta'; delta: string }
+  /** `usedPassages`: the passage numbers the reply relied on, best first. */
+  | { type: 'finish'; usage: Usage; usedPassages: number[] };
+
+export interface TitleInput {
+  model: ModelName;
+  message: string;
+  passages: ContextPassage[];
+}
+
+export interface Responder {
+  reply(request: ReplyRequest, options: { signal: AbortSignal }): AsyncGenerator<ReplyEvent>;
+  title(input: TitleInput, options: { signal: AbortSignal }): Promise<string>;
+}
+
+/**
+ * The language-model provider failed or could not be reached (contract: 502 `upstream_error`).
+ * The message names the provider and model and never carries a key.
+ */
+export class UpstreamError extends Error {
+  readonly type = 'upstream_error';
+  readonly provider: string;
+  readonly model: string;
+
+  constructor(message: string, details: { provider: string; model: string; cause?: unknown }) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'UpstreamError';
+    this.provider = details.provider;
+    this.model = details.model;
+  }
+}
