@@ -1,0 +1,43 @@
+/** Function words carry no topic; dropping them keeps bag-of-words vectors about content. */
+const STOP_WORDS = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both
+but by can could did do does doing down during each few for from further had has have having he her here hers
+herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on
+once only or other our ours ourselves out over own same she should so some such than that the their theirs them
+themselves then there these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves also may might must shall upon us`.split(
+    /\s+/,
+  ),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased words without diacritics, in order, stop words included. */
+export function words(text: string): string[] {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
+}
+
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** A light suffix stemmer: enough to meet plurals and tenses, cheap, and never worse than no stemming by much. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
+  if (word.endsWith('es') && word.length > 4 && /(?:sh|ch|x|z|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+/** Content words, stemmed: the unit shared by the offline embedders. */
+export function contentTerms(text: string): string[] {
+  return words(text)
+    .filter((word) => !isStopWord(word))
+    .map(stem);
+}

@@ -1,0 +1,60 @@
+import type { ChunkHit } from '../store/chunk-index.ts';
+
+export interface FusionOptions {
+  /** `weighted`: a weighted sum of normalised scores; `rrf`: weighted reciprocal rank fusion. */
+  method: 'weighted' | 'rrf';
+  /** Share of the full-text score, 0 to 1; the vector score gets the rest. */
+  textWeight: number;
+}
+
+export interface FusedHit extends ChunkHit {
+  /** In [0, 1], higher is more relevant. */
+  score: number;
+}
+
+/**
+ * Measured on the QA sets (bench/retrieval.ts): with the offline embedder, BM25 carries most of the signal, so
+ * the vector side only breaks ties and rescues paraphrases; equal-weight fusion was clearly worse.
+ */
+export const DEFAULT_FUSION: FusionOptions = { method: 'weighted', textWeight: 0.7 };
+const RRF_K = 60;
+
+export function fuse(textHits: ChunkHit[], vectorHits: ChunkHit[], options: FusionOptions): FusedHit[] {
+  const textScores = options.method === 'rrf' ? rankScores(textHits) : relativeScores(textHits);
+  const vectorScores = options.method === 'rrf' ? rankScores(vectorHits) : relativeScores(vectorHits);
+  const hits = new Map<string, ChunkHit>();
+  for (const hit of [...textHits, ...vectorHits]) hits.set(hitKey(hit), hit);
+  const fused: FusedHit[] = [];
+  for (const [key, hit] of hits) {
+    const score =
+      options.textWeight * (textScores.get(key) ?? 0) +
+      (1 - options.textWeight) * (vectorScores.get(key) ?? 0);
+    fused.push({ ...hit, score });
+  }
+  const best = options.method === 'rrf' ? 1 / (RRF_K + 1) : 1;
+  return fused
+    .map((hit) => ({ ...hit, score: clamp(hit.score / best) }))
+    .sort((left, right) => right.score - left.score);
+}
+
+export function hitKey(hit: Pick<ChunkHit, 'sourceId' | 'chunkIndex'>): string {
+  return `${hit.sourceId}\u0000${hit.chunkIndex}`;
+}
+
+/** Scores relative to the best hit of the list, so unbounded BM25 and cosine similarity meet on one scale. */
+function relativeScores(hits: ChunkHit[]): Map<string, number> {
+  const scores = new Map<string, number>();
+  if (hits.length === 0) return scores;
+  const best = Math.max(...hits.map((hit) => hit.score));
+  const worst = Math.min(0, ...hits.map((hit) => hit.score));
+  for (const hit of hits) scores.set(hitKey(hit), best > worst ? (hit.score - worst) / (best - worst) : 1);
+  return scores;
+}
+
+function rankScores(hits: ChunkHit[]): Map<string, number> {
+  return new Map(hits.map((hit, rank) => [hitKey(hit), 1 / (RRF_K + rank + 1)]));
+}
+
+function clamp(value: number): number {
+  return Math.min(1, Math.max(0, value));
+}

@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Connection, connect } from '@lancedb/lancedb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import { createRetriever, fuse, retrievalQuery } from '../../daemon/retrieve/index.ts';
+import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
+
+const hit = (sourceId: string, chunkIndex: number, score: number): ChunkHit => ({
+  sourceId,
+  chunkIndex,
+  page: 1,
+  text: `${sourceId} ${chunkIndex}`,
+  headings: [],
+  score,
+});
+
+describe('fuse', () => {
+  it('weights normalised scores and keeps them in [0, 1], best first', () => {
+    const fused = fuse([hit('a', 0, 12), hit('b', 0, 10)], [hit('b', 0, 0.9), hit('c', 0, 0.3)], {
+      method: 'weighted',
+      textWeight: 0.7,
+    });
+    expect(fused.map((item) => item.sourceId)).toEqual(['b', 'a', 'c']);
+    expect(fused[0]!.score).toBeCloseTo(0.7 * (10 / 12) + 0.3 * 1);
+    expect(fused[1]!.score).toBeCloseTo(0.7);
+    expect(fused.every((item) => item.score >= 0 && item.score <= 1)).toBe(true);
+  });
+
+  it('ranks by reciprocal rank with rrf, top of both lists scoring 1', () => {
+    const fused = fuse([hit('a', 0, 5), hit('b', 0, 4)], [hit('a', 0, 0.9), hit('b', 0, 0.8)], {
+      method: 'rrf',
+      textWeight: 0.5,
+    });
+    expect(fused[0]).toMatchObject({ sourceId: 'a', score: 1 });
+    expect(fused[1]!.score).toBeLessThan(1);
+  });
+});
+
+describe('createRetriever', () => {
+  const embedder = createHashedEmbedder();
+  let directory: string;
+  let connection: Connection;
+  let chunkIndex: ChunkIndex;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'ckb-retrieve-'));
+    connection = await connect(directory);
+    chunkIndex = await openChunkIndex(connection, embedder);
+    const documents = {
+      src_space:
+        '# Apollo\n\nThe Apollo program was funded by NASA and landed astronauts on the Moon in 1969.',
+      src_copy:
+        '# Apollo\n\nThe Apollo program was funded by NASA and landed astronauts on the Moon in 1969.',
+      src_food: '# Bread\n\nBread is baked from flour, water and yeast.',
+      src_web: 'Glaciers shape valleys.',
+    };
+    for (const [sourceId, text] of Object.entries(documents)) {
+      const url = sourceId === 'src_web' ? 'https://example.com/ice' : undefined;
+      const chunks = chunkDocument({ pages: [{ page: 2, text, ...(url ? { url } : {}) }] });
+      const vectors = await embedder.embed(chunks.map((chunk) => chunk.text));
+      await chunkIndex.add(
+        chunks.map((chunk) => ({ ...chunk, sourceId, applicationId: 'app', accountId: 'acct' })),
+        vectors,
+      );
+    }
+  });
+
+  afterAll(async () => {
+    await chunkIndex.close();
+    connection.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('returns the relevant passage first with exact page, a score in [0, 1], and duplicates collapsed', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const passages = await retriever.search({
+      query: 'who funded the moon landing?',
+      sourceIds: ['src_space', 'src_copy', 'src_food'],
+      limit: 3,
+    });
+    expect(passages[0]).toMatchObject({ page: 2 });
+    expect(passages[0]!.text).toContain('NASA');
+    expect(passages.filter((passage) => passage.text.includes('NASA'))).toHaveLength(1);
+    for (const passage of passages) {
+      expect(passage.score).toBeGreaterThanOrEqual(0);
+      expect(passage.score).toBeLessThanOrEqual(1);
+    }
+    expect(passages.map((passage) => passage.score)).toEqual(
+      [...passages.map((passage) => passage.score)].sort((a, b) => b - a),
+    );
+  });
+
+  it('searches only the given sources and keeps urls', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const passages = await retriever.search({
+      query: 'glaciers',
+      sourceIds: ['src_web', 'src_food'],
+      limit: 5,
+    });
+    expect(passages[0]).toMatchObject({ sourceId: 'src_web', url: 'https://example.com/ice' });
+    expect(passages.every((passage) => passage.sourceId !== 'src_space')).toBe(true);
+    expect(await retriever.search({ query: 'glaciers', sourceIds: [], limit: 5 })).toEqual([]);
+  });
+
+  it('still finds a passage by meaning when no word matches exactly', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const passages = await retriever.search({
+      query: 'bakery',
+      sourceIds: ['src_food', 'src_web'],
+      limit: 1,
+    });
+    expect(passages[0]?.sourceId).toBe('src_food');
+  });
+
+  it('stops when aborted', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const search = retriever.search({
+      query: 'apollo',
+      sourceIds: ['src_space'],
+      limit: 1,
+      signal: AbortSignal.abort(),
+    });
+    await expect(search).rejects.toThrow();
+  });
+});
+
+describe('retrievalQuery', () => {
+  const history = [
+    { role: 'user' as const, content: 'When did the Apollo program land on the Moon?' },
+    { role: 'assistant' as const, content: 'In 1969.' },
+  ];
+
+  it('joins a follow-up to the question it refers to', () => {
+    const query = retrievalQuery(history, 'and who funded it?');
+    expect(query).toContain('Apollo');
+    expect(query).toContain('funded');
+  });
+
+  it('follows a chain of follow-ups back to the topic', () => {
+    const longer = [
+      ...history,
+      { role: 'user' as const, content: 'who funded it?' },
+      { role: 'assistant' as const, content: 'NASA.' },
+    ];
+    expect(retrievalQuery(longer, 'why?')).toContain('Apollo');
+  });
+
+  it('leaves a self-contained question alone', () => {
+    expect(retrievalQuery(history, 'What is the boiling point of liquid oxygen?')).toBe(
+      'What is the boiling point of liquid oxygen?',
+    );
+    expect(retrievalQuery([], 'and who funded it?')).toBe('and who funded it?');
+  });
+});
