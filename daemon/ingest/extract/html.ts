@@ -103,6 +103,12 @@ export function htmlToPage(html: string, url?: string): HtmlPage {
   };
 }
 
+/** The whole body of an HTML document or fragment as text, headings as `#` lines (for converted documents). */
+export function htmlToText(html: string): string {
+  const document = parseDocument(html);
+  return blocksToText(document.body ?? document.documentElement);
+}
+
 function parseDocument(html: string): DomDocument {
   // linkedom only builds document.body for complete documents; fragments (e.g. a converted DOCX) need a shell.
   const complete = /<html[\s>]/i.test(html) || /<body[\s>]/i.test(html);

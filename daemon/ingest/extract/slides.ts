@@ -1,0 +1,97 @@
+import { OfficeParser } from 'officeparser';
+import type { ExtractedDocument, ExtractedPage } from '../types.ts';
+import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
+import { readPowerPoint } from './ppt.ts';
+
+// officeparser's node union is wide; the reader needs only these members of it.
+interface OfficeNode {
+  type: string;
+  text?: string;
+  children?: OfficeNode[];
+  notes?: OfficeNode[];
+  metadata?: { level?: number; slideNumber?: number };
+}
+
+const DAMAGED = 'the file is damaged or truncated; open it in PowerPoint, save it again and re-upload it';
+
+/** PowerPoint 2007+: one page per slide, its speaker notes after the slide text. */
+export async function readPresentationXml(bytes: Uint8Array, fileName: string): Promise<ExtractedDocument> {
+  let slides: OfficeNode[];
+  try {
+    const ast = await OfficeParser.parseOffice(Buffer.from(bytes), { ignoreSlideMasters: true });
+    slides = (ast.content as OfficeNode[]).filter((node) => node.type === 'slide');
+  } catch (error) {
+    if (/PASSWORD|DECRYPTION/.test(officeErrorCode(error))) {
+      throw ExtractionError.cannotRead(fileName, 'encrypted', ENCRYPTED_DETAIL, error);
+    }
+    throw ExtractionError.cannotRead(fileName, 'corrupt', DAMAGED, error);
+  }
+  return {
+    pages: slides.map((slide, index): ExtractedPage => {
+      const page = slide.metadata?.slideNumber ?? index + 1;
+      const notes = (slide.notes ?? [])
+        .flatMap((note) => note.children ?? [])
+        .filter((node) => !isSlideNumber(node, page));
+      return { page, text: withNotes(render(slide.children ?? []), render(notes)) };
+    }),
+  };
+}
+
+/** PowerPoint 97-2003, read with our own record reader: no maintained npm package reads it. */
+export function readPresentation(bytes: Uint8Array, fileName: string): ExtractedDocument {
+  try {
+    return {
+      pages: readPowerPoint(bytes).map((slide, index) => ({
+        page: index + 1,
+        text: withNotes(slide.text, slide.notes),
+      })),
+    };
+  } catch (error) {
+    throw ExtractionError.cannotRead(fileName, 'corrupt', DAMAGED, error);
+  }
+}
+
+function withNotes(text: string, notes: string): string {
+  return notes.trim() ? `${text}\n\nNotes:\n${notes}` : text;
+}
+
+function officeErrorCode(error: unknown): string {
+  const issue = (error as { officeIssue?: { code?: unknown } } | undefined)?.officeIssue;
+  return typeof issue?.code === 'string' ? issue.code : '';
+}
+
+// Notes pages repeat the slide number in a placeholder of their own.
+function isSlideNumber(node: OfficeNode, page: number): boolean {
+  return (node.text ?? '').trim() === String(page);
+}
+
+function render(nodes: OfficeNode[]): string {
+  return nodes
+    .map(renderNode)
+    .filter((text) => text.trim())
+    .join('\n');
+}
+
+function renderNode(node: OfficeNode): string {
+  switch (node.type) {
+    case 'heading':
+      return `${'#'.repeat(Math.min(Math.max(node.metadata?.level ?? 1, 1), 6))} ${flatText(node)}`;
+    case 'list':
+      return `- ${flatText(node)}`;
+    case 'row':
+      return (node.children ?? []).map(flatText).join(' | ');
+    case 'paragraph':
+    case 'text':
+    case 'cell':
+      return flatText(node);
+    case 'image':
+      return '';
+    default:
+      return node.children ? render(node.children) : (node.text ?? '');
+  }
+}
+
+function flatText(node: OfficeNode): string {
+  if (node.text !== undefined) return node.text;
+  return (node.children ?? []).map(flatText).join(' ');
+}
