@@ -21,6 +21,9 @@ export const PresignedUpload = z.object({
 export type PresignedUpload = z.infer<typeof PresignedUpload>;
 
 export const UploadQuery = z.object({
+  account: z.string(),
   expires: z.coerce.number().int(),
-  signature: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: z.string(),
+  /** The file name given at pre-sign time; covered by the signature. */
+  name: z.string().max(255).optional(),
 });

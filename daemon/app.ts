@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { ENDPOINTS } from '../src/api/endpoints.ts';
+import { openApiDocument } from '../src/api/openapi.ts';
+import { CkbError, notFound, toErrorResponse } from './errors.ts';
+import type { Logger } from './logger.ts';
+import { adminKeyRoutes } from './routes/admin-keys.ts';
+import { applicationRoutes } from './routes/applications.ts';
+import { requireKey } from './routes/caller.ts';
+import { conversationRoutes } from './routes/conversations.ts';
+import { fileRoutes, uploadRoutes } from './routes/files.ts';
+import type { RouteOptions } from './routes/options.ts';
+import { sourceRoutes } from './routes/sources.ts';
+import type { Services } from './services/index.ts';
+import { readJsonBody } from './validate.ts';
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  version: string;
+  bodyLimitBytes: number;
+  ratePerMinute: number;
+}
+
+const KNOWN_PATHS = [...new Set(ENDPOINTS.map((endpoint) => endpoint.path))].map((path) => ({
+  pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  methods: ENDPOINTS.filter((endpoint) => endpoint.path === path).map((endpoint) =>
+    endpoint.method.toUpperCase(),
+  ),
+}));
+
+/** Reached only when no route answered: a known path with another method is 405, anything else 404. */
+function unmatched(ctx: Context): never {
+  const known = KNOWN_PATHS.find(({ pattern }) => pattern.test(ctx.path));
+  if (known) {
+    throw new CkbError(
+      'method_not_allowed',
+      `${ctx.method} is not allowed on ${ctx.path}; use ${known.methods.join(', ')}`,
+      {
+        headers: { allow: known.methods.join(', ') },
+      },
+    );
+  }
+  throw notFound('path', ctx.path);
+}
+
+function errorsAndLogs(logger: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const requestId = randomBytes(6).toString('hex');
+    const started = performance.now();
+    ctx.set('x-request-id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) unmatched(ctx);
+    } catch (error) {
+      const response = toErrorResponse(error);
+      if (response.internal) {
+        logger.log('error', 'request failed', {
+          request_id: requestId,
+          error: String(error),
+          stack: (error as Error).stack,
+        });
+      }
+      ctx.status = response.status;
+      ctx.set(response.headers);
+      ctx.body = response.body;
+    }
+    logger.log('info', 'request', {
+      request_id: requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  };
+}
+
+function abortSignal(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort(new Error('the client disconnected'));
+  });
+  return controller.signal;
+}
+
+export function createApp(options: AppOptions): Koa {
+  const { services, logger, version } = options;
+  const app = new Koa();
+  // Errors are answered and logged by errorsAndLogs; Koa's own handler would only repeat them on stderr.
+  app.silent = true;
+  const routeOptions: RouteOptions = {
+    readBody: (ctx) => readJsonBody(ctx, options.bodyLimitBytes),
+    abortSignal,
+    baseUrl: (ctx) => `${ctx.protocol}://${ctx.host}`,
+  };
+
+  const open = new Router();
+  const document = openApiDocument(version);
+  open.get('/health', (ctx) => {
+    ctx.body = { status: 'ok', version };
+  });
+  open.get('/openapi.json', (ctx) => {
+    ctx.body = document;
+  });
+
+  // Router middleware runs only for requests that match one of the router's routes, so unknown paths and
+  // wrong methods reach `unmatched` without asking for a key.
+  const keyed = new Router();
+  keyed.use(requireKey(services.keys, { admin: false, ratePerMinute: options.ratePerMinute }));
+  for (const router of [
+    applicationRoutes(services, routeOptions),
+    sourceRoutes(services, routeOptions),
+    fileRoutes(services, routeOptions),
+    conversationRoutes(services, { ...routeOptions, logger }),
+  ]) {
+    keyed.use(router.routes());
+  }
+  const admin = new Router();
+  admin.use(requireKey(services.keys, { admin: true, ratePerMinute: options.ratePerMinute }));
+  admin.use(adminKeyRoutes(services, routeOptions).routes());
+
+  app.use(errorsAndLogs(logger));
+  for (const router of [open, uploadRoutes(services), keyed, admin]) app.use(router.routes());
+  return app;
+}

@@ -1,0 +1,129 @@
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { MODEL_NAMES } from '../src/api/applications.ts';
+
+const ProviderModel = z.object({
+  base_url: z.string().exactOptional(),
+  model: z.string(),
+  api_key_env: z.string().exactOptional(),
+});
+
+const Limits = z.object({
+  body_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 8),
+  upload_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(50 * 1024 * 1024),
+  ingest_concurrency: z.number().int().min(1).max(16).default(2),
+  /** Requests per minute per key; 0 turns rate limiting off. */
+  rate_limit_per_minute: z.number().int().min(0).default(0),
+  extract_timeout_ms: z.number().int().positive().default(60_000),
+  crawl_max_pages: z.number().int().positive().default(200),
+  crawl_max_depth: z.number().int().min(0).default(3),
+});
+
+/** `$CKB_HOME/config.json`: shared by the CLI (url, api_key) and the daemon (everything else). */
+export const ConfigFile = z.looseObject({
+  url: z.string().optional(),
+  api_key: z.string().optional(),
+  host: z.string().optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  models: z.partialRecord(z.enum(MODEL_NAMES), ProviderModel).optional(),
+  embeddings: ProviderModel.partial().optional(),
+  limits: Limits.partial().optional(),
+  block_private_addresses: z.boolean().optional(),
+});
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export type ProviderModel = z.infer<typeof ProviderModel>;
+
+export interface DaemonConfig {
+  home: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  limits: z.infer<typeof Limits>;
+  models: ConfigFile['models'];
+  embeddings: ConfigFile['embeddings'];
+  /** Refuse private, loopback and link-local addresses when fetching web sources (SSRF guard). */
+  blockPrivateAddresses: boolean;
+}
+
+export interface DaemonFlags {
+  home?: string | undefined;
+  port?: number | undefined;
+  host?: string | undefined;
+}
+
+export const DEFAULT_PORT = 7411;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export function defaultHome(env: NodeJS.ProcessEnv): string {
+  return env['CKB_HOME'] || join(homedir(), '.ckb');
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.startsWith('127.') || host === '::1';
+}
+
+/** Pure: flags > CKB_* environment > config file > defaults. */
+export function resolveDaemonConfig(input: {
+  flags: DaemonFlags;
+  env: NodeJS.ProcessEnv;
+  file: ConfigFile;
+}): DaemonConfig {
+  const { flags, env, file } = input;
+  const home = flags.home ?? defaultHome(env);
+  const envPort = env['CKB_PORT'] ? Number(env['CKB_PORT']) : undefined;
+  const host = flags.host ?? env['CKB_HOST'] ?? file.host ?? DEFAULT_HOST;
+  return {
+    home,
+    dataDir: join(home, 'data'),
+    host,
+    port: flags.port ?? envPort ?? file.port ?? DEFAULT_PORT,
+    limits: Limits.parse(file.limits ?? {}),
+    models: file.models,
+    embeddings: file.embeddings,
+    blockPrivateAddresses: file.block_private_addresses ?? !isLoopback(host),
+  };
+}
+
+export function configPath(home: string): string {
+  return join(home, 'config.json');
+}
+
+export async function readConfigFile(home: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(configPath(home), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  const parsed = ConfigFile.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `${configPath(home)} is invalid at ${issue?.path.join('.') || 'the top level'}: ${issue?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Merges `changes` into config.json, atomically and readable by the owner only (it holds the admin key). */
+export async function updateConfigFile(home: string, changes: Partial<ConfigFile>): Promise<void> {
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  const current = await readConfigFile(home);
+  const path = configPath(home);
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ ...current, ...changes }, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, path);
+}

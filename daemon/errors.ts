@@ -1,0 +1,70 @@
+import type { ErrorBody, ErrorType } from '../src/api/errors.ts';
+
+/** Every failure a caller can act on; `type` is the contract's error type, mapped to a status in one place below. */
+export class CkbError extends Error {
+  readonly type: ErrorType;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    type: ErrorType,
+    message: string,
+    options: { param?: string | undefined; cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'CkbError';
+    this.type = type;
+    this.param = options.param;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalidRequest = (message: string, param?: string) =>
+  new CkbError('invalid_request', message, { param });
+export const notFound = (kind: string, id: string, param?: string) =>
+  new CkbError('not_found', `${kind} ${id} not found`, { param });
+export const unauthorized = (message: string) => new CkbError('unauthorized', message);
+export const forbidden = (message: string) => new CkbError('forbidden', message);
+export const upstreamError = (message: string, cause?: unknown) =>
+  new CkbError('upstream_error', message, { cause });
+
+/** The only place an HTTP status is chosen. */
+export const STATUS_BY_TYPE: Record<ErrorType, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  upstream_error: 502,
+  internal_error: 500,
+};
+
+export function isCkbError(error: unknown): error is CkbError {
+  return error instanceof CkbError;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** Our fault rather than the caller's: log it. */
+  internal: boolean;
+}
+
+/** Turns anything thrown into the contract's error body; unknown errors hide their message. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (isCkbError(error)) {
+    const body: ErrorBody = { error: { type: error.type, message: error.message } };
+    if (error.param !== undefined) body.error.param = error.param;
+    return { status: STATUS_BY_TYPE[error.type], body, headers: error.headers, internal: false };
+  }
+  return {
+    status: 500,
+    body: { error: { type: 'internal_error', message: 'internal error; the daemon log has the details' } },
+    headers: {},
+    internal: true,
+  };
+}

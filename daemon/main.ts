@@ -1,0 +1,147 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createApp } from './app.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type DaemonConfig, readConfigFile, resolveDaemonConfig, updateConfigFile } from './config.ts';
+import { createEmbedder } from './ingest/embed/index.ts';
+import { acquireLock } from './lock.ts';
+import { createFileLogger, type Logger } from './logger.ts';
+import { createResponder } from './respond/index.ts';
+import { createServices, type Services } from './services/index.ts';
+import { type ChunkIndex, openChunkIndex } from './store/chunk-index.ts';
+import { openStore } from './store/index.ts';
+import { VERSION } from './version.ts';
+
+export interface DaemonOptions {
+  home: string;
+  port?: number | undefined;
+  host?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /** Stop gracefully on SIGINT/SIGTERM (the foreground daemon); tests stop it with `close`. */
+  handleSignals?: boolean;
+}
+
+export interface RunningDaemon {
+  url: string;
+  config: DaemonConfig;
+  services: Services;
+  close(): Promise<void>;
+}
+
+const MAINTENANCE_INTERVAL_MS = 60_000;
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function embedderProvider(config: DaemonConfig, env: NodeJS.ProcessEnv) {
+  const settings = config.embeddings;
+  const apiKey = env[settings?.api_key_env ?? 'OPENAI_API_KEY'];
+  if (!settings?.base_url && !settings?.model && !apiKey) return undefined;
+  return {
+    ...(settings?.base_url ? { baseUrl: settings.base_url } : {}),
+    ...(settings?.model ? { model: settings.model } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+function runMaintenance(work: () => Promise<void>, logger: Logger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    work().catch((error: unknown) => logger.log('warn', 'maintenance failed', { error: String(error) }));
+  }, MAINTENANCE_INTERVAL_MS);
+  timer.unref();
+  return timer;
+}
+
+/** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
+export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
+  await mkdir(options.home, { recursive: true, mode: 0o700 });
+  const config = resolveDaemonConfig({
+    flags: { home: options.home, port: options.port, host: options.host },
+    env,
+    file: await readConfigFile(options.home),
+  });
+  const lock = await acquireLock(config.dataDir);
+  const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));
+  const store = await openStore(join(config.dataDir, 'db'));
+  let chunkIndex: ChunkIndex | undefined;
+  try {
+    const provider = embedderProvider(config, env);
+    const embedder = await createEmbedder({
+      ...(provider ? { provider } : {}),
+      cacheDir: join(config.home, 'cache'),
+    });
+    chunkIndex = await openChunkIndex(store.connection, embedder);
+    const responder = createResponder({ ...(config.models ? { models: config.models } : {}) }, env);
+    const services = await createServices({ store, chunkIndex, embedder, responder, config, clock, logger });
+
+    const adminKey = await services.keys.bootstrap();
+    await services.deletion.recover();
+    const resumed = await services.ingestion.resume();
+
+    const app = createApp({
+      services,
+      logger,
+      version: VERSION,
+      bodyLimitBytes: config.limits.body_bytes,
+      ratePerMinute: config.limits.rate_limit_per_minute,
+    });
+    const server = createServer(app.callback());
+    const address = await listen(server, config.port, config.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    if (adminKey) await updateConfigFile(config.home, { api_key: adminKey, url });
+    const stateFile = join(config.home, 'daemon.json');
+    await writeFile(
+      stateFile,
+      `${JSON.stringify({ pid: process.pid, url, started_at: clock.now().toISOString() })}\n`,
+      {
+        mode: 0o600,
+      },
+    );
+    logger.log('info', 'daemon started', { url, pid: process.pid, embedder: embedder.id, resumed });
+    const maintenance = runMaintenance(async () => {
+      await store.maintain();
+      await chunkIndex?.maintain();
+    }, logger);
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        clearInterval(maintenance);
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await stopped;
+        clearTimeout(force);
+        await services.ingestion.stop();
+        await chunkIndex?.close();
+        store.close();
+        await rm(stateFile, { force: true });
+        logger.log('info', 'daemon stopped');
+        await logger.close();
+        await lock.release();
+      })();
+      return closing;
+    };
+    if (options.handleSignals ?? true) {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void close());
+    }
+    return { url, config, services, close };
+  } catch (error) {
+    await chunkIndex?.close();
+    store.close();
+    await logger.close();
+    await lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ListQuery } from '../../src/api/common.ts';
+import {
+  type CreateConversationBody as Body,
+  CreateConversationBody,
+  UpdateConversationBody,
+} from '../../src/api/conversations.ts';
+import { toErrorResponse } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Services } from '../services/index.ts';
+import { parseWith } from '../validate.ts';
+import { accountOf } from './caller.ts';
+import type { RouteOptions } from './options.ts';
+import { openEventStream } from './sse.ts';
+
+export function conversationRoutes(services: Services, options: RouteOptions & { logger: Logger }): Router {
+  const router = new Router({ prefix: '/conversations' });
+  const { conversations } = services;
+
+  async function stream(ctx: Context, body: Body, signal: AbortSignal): Promise<void> {
+    const turn = conversations.turn(accountOf(ctx), body, signal);
+    // The first event decides the response: a request that fails before any text answers with a plain
+    // HTTP error (400, 404, 502) rather than a stream that carries only an error.
+    const first = await turn.next();
+    const events = openEventStream(ctx);
+    try {
+      for (let step = first; !step.done; step = await turn.next()) {
+        const event = step.value;
+        if (event.type === 'delta') events.send('chunk', { delta: event.delta });
+        else events.send('done', event.reply);
+      }
+    } catch (error) {
+      const response = toErrorResponse(error);
+      if (response.internal) options.logger.log('error', 'streamed turn failed', { error: String(error) });
+      if (!signal.aborted) events.send('error', response.body);
+    } finally {
+      events.end();
+    }
+  }
+
+  router.get('/', (ctx) => {
+    ctx.body = conversations.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
+  });
+  router.post('/', async (ctx) => {
+    const body = parseWith(CreateConversationBody, await options.readBody(ctx));
+    const signal = options.abortSignal(ctx);
+    if (body.stream) return stream(ctx, body, signal);
+    for await (const event of conversations.turn(accountOf(ctx), body, signal)) {
+      if (event.type === 'done') ctx.body = event.reply;
+    }
+  });
+  router.get('/:id', (ctx) => {
+    ctx.body = conversations.get(accountOf(ctx), ctx.params['id']!);
+  });
+  router.put('/:id', async (ctx) => {
+    const body = parseWith(UpdateConversationBody, await options.readBody(ctx));
+    ctx.body = await conversations.update(accountOf(ctx), ctx.params['id']!, body);
+  });
+  router.delete('/:id', async (ctx) => {
+    ctx.body = await conversations.remove(accountOf(ctx), ctx.params['id']!);
+  });
+  return router;
+}

@@ -1,0 +1,31 @@
+import Router from '@koa/router';
+import { ListQuery } from '../../src/api/common.ts';
+import { CreateSourceBody, SourcesQuery } from '../../src/api/sources.ts';
+import type { Services } from '../services/index.ts';
+import { parseWith } from '../validate.ts';
+import { accountOf } from './caller.ts';
+import type { RouteOptions } from './options.ts';
+
+export function sourceRoutes(services: Services, options: RouteOptions): Router {
+  const router = new Router({ prefix: '/sources' });
+  const { sources } = services;
+
+  router.get('/', (ctx) => {
+    ctx.body = sources.list(accountOf(ctx), parseWith(SourcesQuery.extend(ListQuery.shape), ctx.query));
+  });
+  router.post('/', async (ctx) => {
+    const body = parseWith(CreateSourceBody, await options.readBody(ctx));
+    ctx.status = 201;
+    ctx.body = await sources.create(accountOf(ctx), body);
+  });
+  router.get('/:id', (ctx) => {
+    ctx.body = sources.get(accountOf(ctx), ctx.params['id']!);
+  });
+  router.delete('/:id', async (ctx) => {
+    ctx.body = await sources.remove(accountOf(ctx), ctx.params['id']!);
+  });
+  router.get('/:id/chunks', async (ctx) => {
+    ctx.body = await sources.chunks(accountOf(ctx), ctx.params['id']!);
+  });
+  return router;
+}

@@ -1,0 +1,195 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ListQuery } from '../../src/api/common.ts';
+import type { FileObject, PresignedUpload } from '../../src/api/files.ts';
+import { type Clock, timestamp } from '../clock.ts';
+import { CkbError, forbidden, invalidRequest, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../ingest/types.ts';
+import type { Store } from '../store/index.ts';
+import type { AccountRecord, FileRecord } from '../store/records.ts';
+import { newestFirst } from './paging.ts';
+
+export const PRESIGNED_URL_LIFETIME_SECONDS = 15 * 60;
+
+export function toFileObject(record: FileRecord): FileObject {
+  return { id: record.id, name: record.name, uploaded_at: record.uploaded_at, bytes: record.bytes };
+}
+
+/** Where an uploaded file's bytes live; the extension is kept so extractors can tell the format. */
+export function storedFilePath(filesDir: string, record: Pick<FileRecord, 'id' | 'name'>): string {
+  return join(filesDir, `${record.id}${extname(record.name).toLowerCase()}`);
+}
+
+async function loadSecret(dataDir: string): Promise<Buffer> {
+  const path = join(dataDir, 'upload-secret');
+  try {
+    return await readFile(path);
+  } catch {
+    const secret = randomBytes(32);
+    await writeFile(path, secret, { mode: 0o600, flag: 'wx' }).catch(() => {});
+    return readFile(path);
+  }
+}
+
+export interface UploadRequest {
+  fileId: string;
+  accountId: string;
+  expires: number;
+  signature: string;
+  name: string | undefined;
+  headerName: string | undefined;
+  contentLength: number | undefined;
+  body: Readable;
+}
+
+function fileNameFromDisposition(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (encoded) return decodeURIComponent(encoded);
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header)?.[1];
+}
+
+/** Keeps the base name only: a client-chosen name never chooses where bytes are written. */
+function safeFileName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
+  const printable = base.replace(/[\u0000-\u001f\u007f]/g, '');
+  return printable.trim().slice(0, 255);
+}
+
+export type FileService = Awaited<ReturnType<typeof createFileService>>;
+
+export async function createFileService(deps: {
+  store: Store;
+  clock: Clock;
+  dataDir: string;
+  uploadLimitBytes: number;
+}) {
+  const { store, clock, dataDir, uploadLimitBytes } = deps;
+  const filesDir = join(dataDir, 'files');
+  await mkdir(filesDir, { recursive: true, mode: 0o700 });
+  const secret = await loadSecret(dataDir);
+  const uploading = new Set<string>();
+
+  /** The signature binds the id to its account, expiry and name, so none of them can be changed. */
+  function sign(fileId: string, accountId: string, expires: number, name: string): string {
+    return createHmac('sha256', secret).update(`${fileId}\n${accountId}\n${expires}\n${name}`).digest('hex');
+  }
+
+  function checkSignature(request: UploadRequest): void {
+    const expected = Buffer.from(
+      sign(request.fileId, request.accountId, request.expires, request.name ?? ''),
+      'hex',
+    );
+    const given = Buffer.from(request.signature, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw forbidden('the upload address is invalid: its signature does not match');
+    }
+    if (request.expires * 1000 < clock.now().getTime()) {
+      throw forbidden('the upload address has expired: ask for a new one with GET /files/presigned-url');
+    }
+    if (store.files.get(request.fileId) || uploading.has(request.fileId)) {
+      throw forbidden('the upload address was already used: ask for a new one with GET /files/presigned-url');
+    }
+  }
+
+  function checkedName(given: string | undefined): string {
+    const name = safeFileName(given ?? '');
+    if (!name) {
+      throw invalidRequest(
+        'the file has no name: pass ?name= when pre-signing, or an X-File-Name header',
+        'name',
+      );
+    }
+    const extension = extname(name).toLowerCase();
+    if (!isSupportedExtension(extension)) {
+      throw new CkbError(
+        'unsupported_media_type',
+        `${name}: unsupported file type "${extension || 'none'}"; supported: ${SUPPORTED_EXTENSIONS.join(' ')}`,
+        { param: 'name' },
+      );
+    }
+    return name;
+  }
+
+  function tooLarge(): CkbError {
+    return new CkbError(
+      'payload_too_large',
+      `the file is larger than the upload limit of ${uploadLimitBytes} bytes`,
+    );
+  }
+
+  async function receive(request: UploadRequest, name: string): Promise<FileRecord> {
+    if (request.contentLength !== undefined && request.contentLength > uploadLimitBytes) throw tooLarge();
+    const record = { id: request.fileId, account_id: request.accountId, name };
+    const path = storedFilePath(filesDir, record);
+    const temporary = `${path}.part`;
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        if (bytes > uploadLimitBytes) return callback(tooLarge());
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(request.body, meter, createWriteStream(temporary, { mode: 0o600 }));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { ...record, bytes, sha256: hash.digest('hex'), uploaded_at: timestamp(clock) };
+  }
+
+  return {
+    filesDir,
+
+    presign(account: AccountRecord, baseUrl: string, name: string | undefined): PresignedUpload {
+      if (name !== undefined) checkedName(name);
+      const fileId = newId('file');
+      const expires = Math.floor(clock.now().getTime() / 1000) + PRESIGNED_URL_LIFETIME_SECONDS;
+      const query = new URLSearchParams({
+        account: account.id,
+        expires: String(expires),
+        signature: sign(fileId, account.id, expires, name ?? ''),
+      });
+      if (name !== undefined) query.set('name', name);
+      return { file_id: fileId, presigned_url: `${baseUrl}/files/upload/${fileId}?${query}` };
+    },
+
+    /** Streams the body to disk; the file exists (and the address is spent) only once every byte is written. */
+    async upload(request: UploadRequest, disposition: string | undefined): Promise<FileObject> {
+      checkSignature(request);
+      const name = checkedName(request.name ?? request.headerName ?? fileNameFromDisposition(disposition));
+      uploading.add(request.fileId);
+      try {
+        const record = await receive(request, name);
+        await store.files.put(record);
+        return toFileObject(record);
+      } finally {
+        uploading.delete(request.fileId);
+      }
+    },
+
+    list(account: AccountRecord, query: ListQuery): FileObject[] {
+      return newestFirst(
+        store.files.filter((file) => file.account_id === account.id),
+        query,
+      ).map(toFileObject);
+    },
+
+    find(account: AccountRecord, id: string, param?: string): FileRecord {
+      const record = store.files.get(id);
+      if (!record || record.account_id !== account.id) throw notFound('file', id, param);
+      return record;
+    },
+  };
+}

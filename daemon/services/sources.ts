@@ -1,0 +1,131 @@
+import type { ListQuery } from '../../src/api/common.ts';
+import type { ClearedSources, CreateSourceBody, Source, SourceChunk } from '../../src/api/sources.ts';
+import { type Clock, timestamp } from '../clock.ts';
+import { notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { ChunkIndex } from '../store/chunk-index.ts';
+import type { Store } from '../store/index.ts';
+import type { AccountRecord, SourceRecord } from '../store/records.ts';
+import { findApplication } from './applications.ts';
+import type { Deletion } from './deletion.ts';
+import type { FileService } from './files.ts';
+import type { Ingestion } from './ingestion.ts';
+import { newestFirst } from './paging.ts';
+
+export function toSource(record: SourceRecord, withContent: boolean): Source {
+  return {
+    id: record.id,
+    application_id: record.application_id,
+    name: record.name,
+    type: record.type,
+    content: withContent ? record.content : null,
+    embed_status: record.embed_status,
+    embed_status_message: record.embed_status_message,
+    chunks: record.chunks,
+    pages: record.pages,
+    characters: record.characters,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** Sources whose chunks conversations and search may use. */
+export function completedSources(store: Store, applicationId: string): SourceRecord[] {
+  return store.sources.filter(
+    (source) =>
+      source.application_id === applicationId && source.embed_status === 'COMPLETED' && !source.deleting,
+  );
+}
+
+export type SourceService = ReturnType<typeof createSourceService>;
+
+export function createSourceService(deps: {
+  store: Store;
+  clock: Clock;
+  chunkIndex: ChunkIndex;
+  files: FileService;
+  ingestion: Ingestion;
+  deletion: Deletion;
+}) {
+  const { store, clock, chunkIndex, files, ingestion, deletion } = deps;
+
+  function find(account: AccountRecord, id: string): SourceRecord {
+    const record = store.sources.get(id);
+    if (!record || record.account_id !== account.id || record.deleting) throw notFound('source', id);
+    return record;
+  }
+
+  function ofApplication(account: AccountRecord, applicationId: string): SourceRecord[] {
+    return store.sources.filter(
+      (source) =>
+        source.account_id === account.id && source.application_id === applicationId && !source.deleting,
+    );
+  }
+
+  return {
+    list(account: AccountRecord, query: ListQuery & { application_id?: string | undefined }): Source[] {
+      const records = query.application_id
+        ? ofApplication(account, findApplication(store, account, query.application_id, 'application_id').id)
+        : store.sources.filter((source) => source.account_id === account.id && !source.deleting);
+      return newestFirst(records, query).map((record) => toSource(record, false));
+    },
+
+    listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Source[] {
+      findApplication(store, account, applicationId);
+      return newestFirst(ofApplication(account, applicationId), query).map((record) =>
+        toSource(record, false),
+      );
+    },
+
+    async create(account: AccountRecord, body: CreateSourceBody): Promise<Source> {
+      const application = findApplication(store, account, body.application_id, 'application_id');
+      if (body.type === 'file' && !body.content.startsWith('http'))
+        files.find(account, body.content, 'content');
+      const now = timestamp(clock);
+      const record: SourceRecord = {
+        id: newId('src'),
+        account_id: account.id,
+        application_id: application.id,
+        name: body.name,
+        type: body.type,
+        content: body.content,
+        embed_status: 'PENDING',
+        embed_status_message: '',
+        chunks: 0,
+        pages: 0,
+        characters: 0,
+        embedder: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await store.sources.put(record);
+      ingestion.enqueue(record.id);
+      return toSource(record, true);
+    },
+
+    get(account: AccountRecord, id: string): Source {
+      return toSource(find(account, id), true);
+    },
+
+    async chunks(account: AccountRecord, id: string): Promise<SourceChunk[]> {
+      const source = find(account, id);
+      if (source.embed_status !== 'COMPLETED') return [];
+      const chunks = await chunkIndex.listBySource(source.id);
+      return chunks.map(({ index, page, text, url }) =>
+        url ? { index, page, text, url } : { index, page, text },
+      );
+    },
+
+    async remove(account: AccountRecord, id: string): Promise<{ id: string; deleted: true }> {
+      await deletion.deleteSources([find(account, id)]);
+      return { id, deleted: true };
+    },
+
+    async clear(account: AccountRecord, applicationId: string): Promise<ClearedSources> {
+      const application = findApplication(store, account, applicationId);
+      const sources = ofApplication(account, application.id);
+      await deletion.deleteSources(sources);
+      return { application_id: application.id, deleted: sources.length };
+    },
+  };
+}

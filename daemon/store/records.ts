@@ -1,0 +1,83 @@
+import type { ModelName } from '../../src/api/applications.ts';
+import type { ReplySource } from '../../src/api/conversations.ts';
+import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
+
+export interface AccountRecord {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface KeyRecord {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the secret: the secret itself is never stored. */
+  hash: string;
+  prefix: string;
+  admin: boolean;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ApplicationRecord {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string;
+  model: ModelName;
+  system_message: string;
+  created_at: string;
+  updated_at: string;
+  /** Set before a delete starts, so a delete cut short by a crash is finished at the next start. */
+  deleting?: true;
+}
+
+export interface SourceRecord {
+  id: string;
+  account_id: string;
+  application_id: string;
+  name: string;
+  type: SourceType;
+  content: string | string[];
+  embed_status: EmbedStatus;
+  embed_status_message: string;
+  chunks: number;
+  pages: number;
+  characters: number;
+  /** Id of the embedder whose vectors hold this source's chunks; null until COMPLETED. */
+  embedder: string | null;
+  created_at: string;
+  updated_at: string;
+  deleting?: true;
+}
+
+export interface FileRecord {
+  id: string;
+  account_id: string;
+  name: string;
+  bytes: number;
+  sha256: string;
+  uploaded_at: string;
+}
+
+export interface ConversationRecord {
+  id: string;
+  account_id: string;
+  application_id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  sources: ReplySource[];
+  prompt_tokens: number;
+  completion_tokens: number;
+  created_at: string;
+}
