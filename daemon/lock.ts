@@ -28,7 +28,7 @@ export async function acquireLock(dataDir: string): Promise<{ release(): Promise
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      if (owner && isAlive(owner)) {
         throw new LockHeldError(
           `another ckb daemon (pid ${owner}) is already using ${dataDir}; stop it with \`ckb daemon stop\``,
         );
