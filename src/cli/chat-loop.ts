@@ -1,0 +1,98 @@
+import { emitKeypressEvents } from 'node:readline';
+import { input } from '@inquirer/prompts';
+import { RequestAbortedError } from '../client/index.ts';
+import { streamReply } from './conversation-turn.ts';
+import { EXIT, onInterrupt } from './exit.ts';
+import { printReplySources, printSources } from './render.ts';
+import type { Session } from './session.ts';
+
+type Read = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt' };
+
+/** One prompt. Ctrl-D (or the end of piped input) must end the chat; readline alone would leave it pending. */
+async function readLine(): Promise<Read> {
+  const controller = new AbortController();
+  const onKey = (_text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl && key.name === 'd') controller.abort();
+  };
+  const onEnd = () => controller.abort();
+  if (process.stdin.isTTY) emitKeypressEvents(process.stdin);
+  process.stdin.on('keypress', onKey);
+  process.stdin.once('end', onEnd);
+  try {
+    return { kind: 'line', text: await input({ message: 'You:' }, { signal: controller.signal }) };
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'AbortPromptError') return { kind: 'eof' };
+    if (name === 'ExitPromptError') return { kind: 'interrupt' };
+    throw error;
+  } finally {
+    process.stdin.off('keypress', onKey);
+    process.stdin.off('end', onEnd);
+  }
+}
+
+/** Runs one turn; Ctrl-C while it streams cancels this reply only. */
+async function turn(
+  session: Session,
+  body: { message: string; application_id?: string; conversation_id?: string },
+) {
+  const controller = new AbortController();
+  const restore = onInterrupt(() => controller.abort());
+  try {
+    const reply = await streamReply(session, body, controller.signal);
+    printReplySources(session.output, reply.sources);
+    return reply;
+  } catch (error) {
+    if (!(error instanceof RequestAbortedError)) throw error;
+    session.output.line();
+    session.output.warn('(reply cancelled)');
+    return undefined;
+  } finally {
+    restore();
+  }
+}
+
+export async function runChat(
+  session: Session,
+  applicationId: string,
+  conversationId?: string,
+): Promise<void> {
+  const { client, output } = session;
+  const application = await client.applications.get(applicationId);
+  output.line(output.colour.bold(`Chatting with ${application.name}`));
+  output.line(
+    output.colour.dim('/new starts a new conversation, /sources lists the sources, /exit or Ctrl-D leaves'),
+  );
+  let conversation = conversationId;
+  for (;;) {
+    const read = await readLine();
+    if (read.kind === 'eof') return;
+    if (read.kind === 'interrupt') {
+      process.exitCode = EXIT.interrupted;
+      return;
+    }
+    const text = read.text.trim();
+    if (text === '') continue;
+    if (text === '/exit' || text === '/quit') return;
+    if (text === '/new') {
+      conversation = undefined;
+      output.notice('new conversation');
+      continue;
+    }
+    if (text === '/sources') {
+      printSources(output, await client.applications.sources(applicationId));
+      continue;
+    }
+    if (text.startsWith('/')) {
+      output.warn(`unknown command ${text}: /new, /sources or /exit`);
+      continue;
+    }
+    output.line();
+    const reply = await turn(session, {
+      message: text,
+      ...(conversation ? { conversation_id: conversation } : { application_id: applicationId }),
+    });
+    if (reply) conversation = reply.conversation_id;
+    output.line();
+  }
+}

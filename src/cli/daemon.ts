@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { globalOptions } from './options.ts';
+
+interface ServeFlags {
+  port?: number;
+  host?: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid port: ${value}`);
+  return port;
+}
+
+async function localConfig(command: Command) {
+  const { loadConfig } = await import('../config.ts');
+  const { createOutput } = await import('./output.ts');
+  const options = globalOptions(command);
+  return {
+    config: loadConfig({ url: options.url, apiKey: options.apiKey, home: options.home }),
+    output: createOutput(options),
+  };
+}
+
+export function registerDaemon(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the daemon in the foreground; prints the URL it listens on')
+    .option('--port <n>', 'port (default 7411; 0 picks a free one)', parsePort)
+    .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+    .action(async (flags: ServeFlags, command: Command) => {
+      const { resolveHome } = await import('../config.ts');
+      const { runDaemon } = await import('../../daemon/main.ts');
+      const running = await runDaemon({
+        home: resolveHome(globalOptions(command), process.env),
+        ...(flags.port === undefined ? {} : { port: flags.port }),
+        ...(flags.host === undefined ? {} : { host: flags.host }),
+      });
+      process.stdout.write(`${running.url}\n`);
+    });
+
+  const daemon = program.command('daemon').description('Run the daemon in the background');
+
+  daemon
+    .command('start')
+    .description('Start the daemon in the background (if it is not running); prints its URL')
+    .action(async (_flags: object, command: Command) => {
+      const { config, output } = await localConfig(command);
+      const { isAnswering, isLoopback, startDaemon } = await import('./daemon-process.ts');
+      if (await isAnswering(config.url)) {
+        output.notice(`the daemon is already running at ${config.url}`);
+      } else {
+        if (!isLoopback(config.url)) {
+          command.error(`error: can only start a local daemon; ${config.url} is not a loopback http URL`, {
+            exitCode: 2,
+          });
+        }
+        const pid = await startDaemon(config.home, config.url);
+        output.notice(`daemon started (pid ${pid}), logging to ${config.home}/logs/daemon.log`);
+      }
+      output.line(config.url);
+    });
+
+  daemon
+    .command('stop')
+    .description('Stop the background daemon')
+    .action(async (_flags: object, command: Command) => {
+      const { config, output } = await localConfig(command);
+      const { stopDaemon } = await import('./daemon-process.ts');
+      const stopped = await stopDaemon(config.home);
+      output.notice(stopped ? 'daemon stopped' : `no daemon is running for ${config.home}`);
+    });
+
+  daemon
+    .command('status')
+    .description('Is the daemon running? (exit 3 when it is not)')
+    .action(async (_flags: object, command: Command) => {
+      const { config, output } = await localConfig(command);
+      const { readDaemonState, isAnswering } = await import('./daemon-process.ts');
+      const { EXIT, ExitError } = await import('./exit.ts');
+      const state = readDaemonState(config.home);
+      const url = state?.url ?? config.url;
+      const running = await isAnswering(url);
+      if (output.json) {
+        output.printJson({ running, url, pid: state?.pid ?? null, started_at: state?.started_at ?? null });
+      } else if (running) {
+        output.printFields([
+          ['status', output.colour.green('running')],
+          ['url', url],
+          ['pid', state ? String(state.pid) : 'unknown'],
+          ['started', state?.started_at ?? 'unknown'],
+          ['home', config.home],
+        ]);
+      }
+      if (!running) throw new ExitError(`the daemon is not running (looked at ${url})`, EXIT.unreachable);
+    });
+
+  daemon
+    .command('logs')
+    .description("Print the daemon's log")
+    .option('-f, --follow', 'keep printing new lines as they are written')
+    .action(async (flags: { follow?: boolean }, command: Command) => {
+      const { config } = await localConfig(command);
+      const { printLog } = await import('./logs.ts');
+      await printLog(config.home, flags.follow === true);
+    });
+}

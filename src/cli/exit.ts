@@ -1,0 +1,31 @@
+/** Exit codes of the contract. */
+export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
+
+/** A failure the CLI itself detects (a source that FAILED, a daemon that would not start), with its exit code. */
+export class ExitError extends Error {
+  override name = 'ExitError';
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode: number = EXIT.apiError) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+type InterruptHandler = () => void;
+
+const exitOnInterrupt: InterruptHandler = () => process.exit(EXIT.interrupted);
+let interruptHandler = exitOnInterrupt;
+
+/** main.ts routes SIGINT here so a command (chat) can cancel a reply instead of leaving; returns the restorer. */
+export function onInterrupt(handler: InterruptHandler): () => void {
+  const previous = interruptHandler;
+  interruptHandler = handler;
+  return () => {
+    interruptHandler = previous;
+  };
+}
+
+export function interrupt(): void {
+  interruptHandler();
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+
+/** The options every command accepts (declared once on the program). */
+export interface GlobalOptions {
+  url?: string;
+  apiKey?: string;
+  home?: string;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** Resolves config, autostarts the daemon if needed and builds the client: loaded only when an action runs. */
+export async function connect(command: Command) {
+  const { openSession } = await import('./session.ts');
+  return openSession(globalOptions(command));
+}
