@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Clock, systemClock } from '../../daemon/clock.ts';
 import { type RunningDaemon, runDaemon } from '../../daemon/main.ts';
 
 export interface TestDaemon {
@@ -29,8 +30,9 @@ export async function startTestDaemon(
     await mkdir(home, { recursive: true });
     await writeFile(join(home, 'config.json'), JSON.stringify(options.config));
   }
-  const env = { CKB_HOME: home };
-  let daemon = await runDaemon({ home, port: 0, env, handleSignals: false });
+  const env = { CKB_HOME: home, ...options.env };
+  const clock = options.clock ?? systemClock;
+  let daemon = await runDaemon({ home, port: 0, env, clock, handleSignals: false });
   const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { api_key: string };
   const test: TestDaemon = {
     url: daemon.url,
@@ -57,7 +59,7 @@ export async function startTestDaemon(
     async restart() {
       const port = Number(new URL(test.url).port);
       await daemon.close();
-      daemon = await runDaemon({ home, port, env, handleSignals: false });
+      daemon = await runDaemon({ home, port, env, clock, handleSignals: false });
       test.daemon = daemon;
       test.url = daemon.url;
     },
