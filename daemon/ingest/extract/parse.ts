@@ -10,14 +10,8 @@ import {
   isZipArchive,
   looksLikeHtml,
 } from './decode.ts';
-import { readEmail } from './email.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
-import { htmlToPage } from './html.ts';
 import { normalizeText } from './normalize.ts';
-import { readPdf } from './pdf.ts';
-import { readPresentation, readPresentationXml } from './slides.ts';
-import { readJson, readMarkdown, readPlainText } from './text.ts';
-import { readWord, readWordXml } from './word.ts';
 
 // An e-mail attached to an e-mail is read, but no deeper: a crafted message cannot recurse without end.
 const MAXIMUM_ATTACHMENT_DEPTH = 2;
@@ -127,6 +121,7 @@ function isEncryptedOle(bytes: Uint8Array): boolean {
   return (flags & 0x0100) !== 0;
 }
 
+// Each reader loads its library on first use: together they take seconds to load, and a worker needs few.
 async function readFormat(
   format: SupportedExtension,
   bytes: Uint8Array,
@@ -135,25 +130,25 @@ async function readFormat(
 ): Promise<ExtractedDocument> {
   switch (format) {
     case '.pdf':
-      return readPdf(bytes, fileName);
+      return (await import('./pdf.ts')).readPdf(bytes, fileName);
     case '.doc':
-      return readWord(bytes, fileName);
+      return (await import('./word.ts')).readWord(bytes, fileName);
     case '.docx':
-      return readWordXml(bytes, fileName);
+      return (await import('./word.ts')).readWordXml(bytes, fileName);
     case '.ppt':
-      return readPresentation(bytes, fileName);
+      return (await import('./slides.ts')).readPresentation(bytes, fileName);
     case '.pptx':
-      return readPresentationXml(bytes, fileName);
+      return (await import('./slides.ts')).readPresentationXml(bytes, fileName);
     case '.md':
-      return readMarkdown(bytes);
+      return (await import('./text.ts')).readMarkdown(bytes);
     case '.json':
-      return readJson(bytes, fileName);
+      return (await import('./text.ts')).readJson(bytes, fileName);
     case '.txt':
-      return readPlainText(bytes);
+      return (await import('./text.ts')).readPlainText(bytes);
     case '.html':
       return readHtml(bytes);
     case '.eml':
-      return readEmail(bytes, fileName, (attachment, name) => {
+      return (await import('./email.ts')).readEmail(bytes, fileName, (attachment, name) => {
         if (depth >= MAXIMUM_ATTACHMENT_DEPTH) {
           throw ExtractionError.cannotRead(name, 'unsupported', 'attachments are nested too deeply');
         }
@@ -162,7 +157,8 @@ async function readFormat(
   }
 }
 
-function readHtml(bytes: Uint8Array): ExtractedDocument {
+async function readHtml(bytes: Uint8Array): Promise<ExtractedDocument> {
+  const { htmlToPage } = await import('./html.ts');
   const page = htmlToPage(decodeText(bytes, declaredHtmlCharset(bytes)));
   return page.title
     ? { pages: [{ page: 1, text: page.text, title: page.title }], title: page.title }

@@ -1,4 +1,3 @@
-import { OfficeParser } from 'officeparser';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { readPowerPoint } from './ppt.ts';
@@ -18,6 +17,8 @@ const DAMAGED = 'the file is damaged or truncated; open it in PowerPoint, save i
 export async function readPresentationXml(bytes: Uint8Array, fileName: string): Promise<ExtractedDocument> {
   let slides: OfficeNode[];
   try {
+    // Loaded here so that reading a .ppt does not pay for it.
+    const { OfficeParser } = await import('officeparser');
     const ast = await OfficeParser.parseOffice(Buffer.from(bytes), { ignoreSlideMasters: true });
     slides = (ast.content as OfficeNode[]).filter((node) => node.type === 'slide');
   } catch (error) {
