@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { postStream } from '../support/sse.ts';
+
+let daemon: TestDaemon;
+let vendor: FakeOpenAI;
+let offlineApp: string;
+let providerApp: string;
+
+const FACTS = [
+  [
+    'lighthouse',
+    'The Bell Rock Lighthouse was completed in 1810 by Robert Stevenson off the coast of Angus.',
+  ],
+  [
+    'funding',
+    'The Bell Rock Lighthouse was funded by the Northern Lighthouse Board with a loan from Parliament.',
+  ],
+  ['volcano', 'Mount Etna is an active stratovolcano on the east coast of Sicily in Italy.'],
+] as const;
+
+beforeAll(async () => {
+  vendor = await startFakeOpenAI();
+  daemon = await startTestDaemon({
+    // lm-4 goes to the fake vendor; lm-3.5-turbo stays on the offline responder.
+    config: {
+      models: { 'lm-4': { base_url: vendor.baseUrl, model: 'fake-large', api_key_env: 'FAKE_VENDOR_KEY' } },
+    },
+    env: { FAKE_VENDOR_KEY: 'sk-test-vendor' },
+  });
+  offlineApp = (await daemon.call('POST', '/applications', { name: 'offline' })).body.id;
+  providerApp = (
+    await daemon.call('POST', '/applications', {
+      name: 'provider',
+      model: 'lm-4',
+      system_message: 'Answer like a pirate.',
+    })
+  ).body.id;
+  for (const application of [offlineApp, providerApp]) {
+    for (const [name, content] of FACTS) {
+      const { body } = await daemon.call('POST', '/sources', {
+        application_id: application,
+        name,
+        type: 'text',
+        content,
+      });
+      await waitForSource(daemon, body.id);
+    }
+  }
+});
+afterAll(async () => {
+  await daemon.close();
+  await vendor.close();
+});
+
+async function messageCount(conversationId: string): Promise<number> {
+  return (await daemon.call('GET', `/conversations/${conversationId}`)).body.messages.length;
+}
+
+describe('conversations, offline responder', () => {
+  test('a new conversation answers from the sources, titled, with cited sources and usage', async () => {
+    const { status, body } = await daemon.call('POST', '/conversations', {
+      application_id: offlineApp,
+      message: 'When was the Bell Rock Lighthouse completed?',
+    });
+    expect(status).toBe(200);
+    expect(body.conversation_id).toMatch(/^conv_/);
+    expect(body.title.length).toBeGreaterThan(0);
+    expect(body.message).toContain('1810');
+    expect(body.sources[0]).toMatchObject({ source: 'lighthouse', page: 1 });
+    for (const source of body.sources) {
+      expect(source.score).toBeGreaterThanOrEqual(0);
+      expect(source.score).toBeLessThanOrEqual(1);
+    }
+    const scores = body.sources.map((source: { score: number }) => source.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(body.usage.total_tokens).toBe(body.usage.prompt_tokens + body.usage.completion_tokens);
+
+    const conversation = (await daemon.call('GET', `/conversations/${body.conversation_id}`)).body;
+    expect(conversation).toMatchObject({
+      id: body.conversation_id,
+      application_id: offlineApp,
+      title: body.title,
+    });
+    expect(conversation.messages.map((message: { role: string }) => message.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
+    expect(conversation.messages[1]).toMatchObject({ content: body.message, sources: body.sources });
+    expect(conversation.total_tokens).toBe(body.usage.total_tokens);
+  });
+
+  test('a follow-up question retrieves about the earlier topic', async () => {
+    const first = (
+      await daemon.call('POST', '/conversations', {
+        application_id: offlineApp,
+        message: 'Tell me about the Bell Rock Lighthouse.',
+      })
+    ).body;
+    const followUp = await daemon.call('POST', '/conversations', {
+      conversation_id: first.conversation_id,
+      message: 'And who funded it?',
+    });
+    expect(followUp.status).toBe(200);
+    expect(followUp.body.conversation_id).toBe(first.conversation_id);
+    expect(followUp.body.sources.map((source: { source: string }) => source.source)).toContain('funding');
+    expect(followUp.body.message).toMatch(/Northern Lighthouse Board/);
+    expect(await messageCount(first.conversation_id)).toBe(4);
+    const listed = (await daemon.call('GET', `/applications/${offlineApp}/conversations`)).body;
+    expect(listed[0]).toMatchObject({ id: first.conversation_id, messages: [] });
+  });
+
+  test('says so when the sources do not hold the answer', async () => {
+    const { body } = await daemon.call('POST', '/conversations', {
+      application_id: offlineApp,
+      message: 'What is the boiling point of liquid nitrogen?',
+    });
+    expect(body.message).toMatch(/could not find/i);
+  });
+
+  test.each([
+    ['empty message', { message: '' }, 'message'],
+    ['blank message', { message: '   ', application_id: 'x' }, 'message'],
+    ['no application', { message: 'hi' }, 'application_id'],
+    ['message too long', { message: 'x'.repeat(32_001), application_id: 'x' }, 'message'],
+    ['message not a string', { message: 5, application_id: 'x' }, 'message'],
+    ['stream not a boolean', { message: 'hi', application_id: 'x', stream: 'yes' }, 'stream'],
+  ])('invalid turn (%s) → 400 naming the field', async (_label, body, param) => {
+    const response = await daemon.call('POST', '/conversations', body);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ type: 'invalid_request', param });
+  });
+
+  test('unknown ids are 404 and a mismatched application is 400; nothing is created', async () => {
+    const before = (await daemon.call('GET', '/conversations')).body.length;
+    const unknownApp = await daemon.call('POST', '/conversations', {
+      application_id: 'app_01ABCDEFGHJKMNPQRSTVWXYZ00',
+      message: 'hi',
+    });
+    expect(unknownApp).toMatchObject({
+      status: 404,
+      body: { error: { type: 'not_found', param: 'application_id' } },
+    });
+    const unknownConversation = await daemon.call('POST', '/conversations', {
+      conversation_id: 'conv_01ABCDEFGHJKMNPQRSTVWXYZ00',
+      message: 'hi',
+    });
+    expect(unknownConversation).toMatchObject({ status: 404, body: { error: { param: 'conversation_id' } } });
+    const { body: reply } = await daemon.call('POST', '/conversations', {
+      application_id: offlineApp,
+      message: 'Where is Mount Etna?',
+    });
+    const mismatch = await daemon.call('POST', '/conversations', {
+      conversation_id: reply.conversation_id,
+      application_id: providerApp,
+      message: 'hi',
+    });
+    expect(mismatch).toMatchObject({ status: 400, body: { error: { param: 'application_id' } } });
+    expect(await messageCount(reply.conversation_id)).toBe(2);
+    expect((await daemon.call('GET', '/conversations')).body.length).toBe(before + 1);
+  });
+
+  test('rename, then delete', async () => {
+    const { body: reply } = await daemon.call('POST', '/conversations', {
+      application_id: offlineApp,
+      message: 'Where is Mount Etna?',
+    });
+    const renamed = await daemon.call('PUT', `/conversations/${reply.conversation_id}`, {
+      title: 'Volcanoes',
+    });
+    expect(renamed.body).toMatchObject({ id: reply.conversation_id, title: 'Volcanoes' });
+    expect(renamed.body.messages).toHaveLength(2);
+    expect((await daemon.call('PUT', `/conversations/${reply.conversation_id}`, { title: '' })).status).toBe(
+      400,
+    );
+    expect((await daemon.call('DELETE', `/conversations/${reply.conversation_id}`)).body).toEqual({
+      id: reply.conversation_id,
+      deleted: true,
+    });
+    expect((await daemon.call('GET', `/conversations/${reply.conversation_id}`)).status).toBe(404);
+  });
+
+  test('streaming sends chunk events, then done with the full reply object', async () => {
+    const result = await postStream(`${daemon.url}/conversations`, daemon.apiKey, {
+      application_id: offlineApp,
+      message: 'Where is Mount Etna?',
+    });
+    expect(result.contentType).toMatch(/^text\/event-stream/);
+    const names = result.events.map((event) => event.event);
+    expect(names.at(-1)).toBe('done');
+    expect(names.slice(0, -1).every((name) => name === 'chunk')).toBe(true);
+    expect(names.length).toBeGreaterThan(2);
+    const done = result.events.at(-1)!.data;
+    const text = result.events
+      .slice(0, -1)
+      .map((event) => event.data.delta)
+      .join('');
+    expect(done.message).toBe(text);
+    expect(done.message).toContain('Sicily');
+    expect(await messageCount(done.conversation_id)).toBe(2);
+  });
+
+  test('a streamed request that fails validation answers with a plain HTTP error', async () => {
+    const result = await postStream(`${daemon.url}/conversations`, daemon.apiKey, {
+      message: 'no application',
+    });
+    expect(result.status).toBe(400);
+    expect(result.json.error.param).toBe('application_id');
+  });
+});
+
+describe('conversations, OpenAI-compatible provider', () => {
+  test('the prompt carries the system message, numbered passages and the question; usage is the provider’s', async () => {
+    vendor.script(() => ({
+      content: 'Arr, it was finished in 1810 [1].',
+      usage: { prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 },
+    }));
+    const { status, body } = await daemon.call('POST', '/conversations', {
+      application_id: providerApp,
+      message: 'When was the Bell Rock Lighthouse completed?',
+    });
+    expect(status).toBe(200);
+    expect(body.message).toBe('Arr, it was finished in 1810 [1].');
+    expect(body.usage).toEqual({ prompt_tokens: 321, completion_tokens: 12, total_tokens: 333 });
+    expect(body.sources[0].source).toBe('lighthouse');
+    const request = vendor
+      .chatRequests()
+      .find((recorded) => JSON.stringify(recorded.body).includes('When was the Bell Rock'))!;
+    const sent = JSON.stringify(request.body);
+    expect(sent).toContain('Answer like a pirate.');
+    expect(sent).toContain('fake-large');
+    expect(sent).toMatch(/\[1\][^"]*lighthouse/);
+    expect(request.headers['authorization']).toBe('Bearer sk-test-vendor');
+  });
+
+  test('a provider that keeps failing gives 502 upstream_error and leaves the conversation as it was', async () => {
+    vendor.script(() => 'Fine.');
+    const { body: first } = await daemon.call('POST', '/conversations', {
+      application_id: providerApp,
+      message: 'Where is Mount Etna?',
+    });
+    // The provider tries four times (three retries) before giving up.
+    vendor.enqueue(...Array.from({ length: 4 }, () => ({ type: 'status' as const, status: 500 })));
+    const failed = await daemon.call('POST', '/conversations', {
+      conversation_id: first.conversation_id,
+      message: 'Is it active?',
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error.type).toBe('upstream_error');
+    expect(failed.body.error.message).not.toContain('sk-test-vendor');
+    expect(await messageCount(first.conversation_id)).toBe(2);
+  });
+
+  test('a failure mid-stream ends with an error event and appends nothing', async () => {
+    vendor.script(() => ({ content: 'one two three four five six' }));
+    const { body: first } = await daemon.call('POST', '/conversations', {
+      application_id: providerApp,
+      message: 'Where is Mount Etna?',
+    });
+    vendor.enqueue({ type: 'fail-mid-stream', afterChunks: 2 });
+    const result = await postStream(`${daemon.url}/conversations`, daemon.apiKey, {
+      conversation_id: first.conversation_id,
+      message: 'More?',
+    });
+    expect(result.events.at(0)?.event).toBe('chunk');
+    expect(result.events.at(-1)).toMatchObject({
+      event: 'error',
+      data: { error: { type: 'upstream_error' } },
+    });
+    expect(await messageCount(first.conversation_id)).toBe(2);
+  });
+
+  test('a client that disconnects mid-stream aborts the upstream request and appends nothing', async () => {
+    vendor.script(() => ({ content: 'a b c d e f g h i j k l m n o p' }));
+    const { body: first } = await daemon.call('POST', '/conversations', {
+      application_id: providerApp,
+      message: 'Where is Mount Etna?',
+    });
+    vendor.enqueue({ type: 'slow', chunkDelayMs: 100 });
+    const index = vendor.requests.length;
+    const result = await postStream(
+      `${daemon.url}/conversations`,
+      daemon.apiKey,
+      { conversation_id: first.conversation_id, message: 'Tell me slowly.' },
+      { stopAfter: 1 },
+    );
+    expect(result.events).toHaveLength(1);
+    const upstream = await vendor.settled(index);
+    expect(upstream.aborted).toBe(true);
+    expect(upstream.completed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await messageCount(first.conversation_id)).toBe(2);
+  });
+});
