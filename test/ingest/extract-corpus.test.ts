@@ -6,6 +6,7 @@ import {
   createExtractor,
   ExtractionError,
   type ExtractionFailure,
+  normalizeText,
 } from '../../daemon/ingest/extract/index.ts';
 import { requireCorpus } from '../support/corpus.ts';
 
