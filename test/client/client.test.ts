@@ -67,7 +67,7 @@ const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 
 describe('client requests', () => {
   it('sends the key and JSON, and returns the daemon object with fields it does not know yet', async () => {
-    let seen: { authorization?: string; type?: string; body: string } = { body: '' };
+    let seen: { authorization?: string | undefined; type?: string | undefined; body: string } = { body: '' };
     const url = await stub((request, response) => {
       let body = '';
       request.on('data', (chunk) => {
