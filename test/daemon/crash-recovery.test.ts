@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+
+/** Deterministic prose, distinct per source, long enough that ingestion takes a while. */
+function document(seed: number, paragraphs: number): string {
+  const words = [
+    'harbour',
+    'granite',
+    'lantern',
+    'tide',
+    'keeper',
+    'signal',
+    'beacon',
+    'reef',
+    'storm',
+    'chart',
+  ];
+  const out: string[] = [];
+  for (let p = 0; p < paragraphs; p++) {
+    const sentence = Array.from(
+      { length: 40 },
+      (_, i) => words[(seed * 7 + p * 3 + i * i) % words.length],
+    ).join(' ');
+    out.push(`Section ${seed}.${p}: ${sentence}.`);
+  }
+  return out.join('\n\n');
+}
+
+const SOURCES = Array.from({ length: 8 }, (_, index) => ({
+  name: `doc-${index}`,
+  content: document(index, 100),
+}));
+
+async function waitAllDone(daemon: DaemonProcess, timeoutMs = 60_000): Promise<any[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await daemon.call('GET', '/sources');
+    if (
+      body.every(
+        (source: { embed_status: string }) =>
+          source.embed_status === 'COMPLETED' || source.embed_status === 'FAILED',
+      )
+    ) {
+      return body;
+    }
+    if (Date.now() > deadline) throw new Error('sources still pending');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function chunkTexts(daemon: DaemonProcess, sourceId: string): Promise<string[]> {
+  const { body } = await daemon.call('GET', `/sources/${sourceId}/chunks`);
+  expect(body.map((chunk: { index: number }) => chunk.index)).toEqual(
+    body.map((_: unknown, index: number) => index),
+  );
+  return body.map((chunk: { text: string }) => chunk.text);
+}
+
+test('a daemon killed with SIGKILL mid-ingestion resumes and converges to a clean run’s chunks', async () => {
+  const cleanHome = await mkdtemp(join(tmpdir(), 'ckb-clean-'));
+  const crashHome = await mkdtemp(join(tmpdir(), 'ckb-crash-'));
+  try {
+    const clean = await spawnDaemon(cleanHome);
+    const cleanApp = (await clean.call('POST', '/applications', { name: 'clean' })).body.id;
+    for (const source of SOURCES)
+      await clean.call('POST', '/sources', { application_id: cleanApp, type: 'text', ...source });
+    const expected = new Map<string, string[]>();
+    for (const source of await waitAllDone(clean))
+      expected.set(source.name, await chunkTexts(clean, source.id));
+    await clean.kill('SIGTERM');
+
+    let crashing = await spawnDaemon(crashHome);
+    const app = (await crashing.call('POST', '/applications', { name: 'crash' })).body.id;
+    for (const source of SOURCES)
+      await crashing.call('POST', '/sources', { application_id: app, type: 'text', ...source });
+    // Kill once some sources are done and others are still in flight.
+    let statuses: string[] = [];
+    while (!statuses.includes('COMPLETED')) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      statuses = (await crashing.call('GET', '/sources')).body.map(
+        (source: { embed_status: string }) => source.embed_status,
+      );
+    }
+    await crashing.kill('SIGKILL');
+    expect(statuses.some((status) => status !== 'COMPLETED')).toBe(true);
+
+    crashing = await spawnDaemon(crashHome);
+    const sources = await waitAllDone(crashing);
+    expect(sources).toHaveLength(SOURCES.length);
+    for (const source of sources) {
+      expect(source.embed_status).toBe('COMPLETED');
+      expect(await chunkTexts(crashing, source.id)).toEqual(expected.get(source.name));
+    }
+    await crashing.kill('SIGTERM');
+  } finally {
+    await rm(cleanHome, { recursive: true, force: true });
+    await rm(crashHome, { recursive: true, force: true });
+  }
+});
