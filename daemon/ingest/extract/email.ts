@@ -1,4 +1,4 @@
-import { type AddressObject, simpleParser } from 'mailparser';
+import { type AddressObject, type EmailAddress, simpleParser } from 'mailparser';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { htmlToText } from './html.ts';
@@ -64,5 +64,13 @@ export async function readEmail(
 
 function addresses(value: AddressObject | AddressObject[] | undefined): string | undefined {
   if (!value) return undefined;
-  return (Array.isArray(value) ? value : [value]).map((address) => address.text).join(', ');
+  const list = (Array.isArray(value) ? value : [value]).flatMap((header) => header.value.map(formatAddress));
+  return list.filter(Boolean).join(', ') || undefined;
+}
+
+// mailparser's own text quotes display names; people write them bare.
+function formatAddress(address: EmailAddress): string {
+  if (address.group) return `${address.name}: ${address.group.map(formatAddress).join(', ')}`;
+  if (address.name && address.address) return `${address.name} <${address.address}>`;
+  return address.address || address.name;
 }
