@@ -1,0 +1,76 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { HtmlPage } from '../extract/index.ts';
+
+/** Turns HTML into page text off the main thread. */
+export interface HtmlExtractor {
+  extract(html: string, url: string): Promise<HtmlPage>;
+  close(): Promise<void>;
+}
+
+interface Task {
+  html: string;
+  url: string;
+  resolve: (page: HtmlPage) => void;
+  reject: (error: Error) => void;
+}
+
+type Reply = { page: HtmlPage } | { error: string };
+
+const workerFile = new URL(
+  import.meta.url.endsWith('.ts') ? './html-worker.ts' : './html-worker.js',
+  import.meta.url,
+);
+
+/**
+ * Readability takes from tens of milliseconds to over a second per page, which would stall the daemon's
+ * event loop during a crawl; worker threads keep it responsive and use every core.
+ */
+export function createHtmlExtractor(size = availableParallelism()): HtmlExtractor {
+  const workers = new Set<Worker>();
+  const idle: Worker[] = [];
+  const queue: Task[] = [];
+  const running = new Map<Worker, Task>();
+
+  const dispatch = () => {
+    while (queue.length > 0 && (idle.length > 0 || workers.size < size)) {
+      const worker = idle.pop() ?? spawn();
+      const task = queue.shift()!;
+      running.set(worker, task);
+      worker.postMessage({ html: task.html, url: task.url });
+    }
+  };
+  const settle = (worker: Worker, outcome: (task: Task) => void) => {
+    const task = running.get(worker);
+    running.delete(worker);
+    if (task) outcome(task);
+  };
+  const spawn = (): Worker => {
+    const worker = new Worker(workerFile);
+    worker.on('message', (reply: Reply) => {
+      settle(worker, (task) =>
+        'page' in reply ? task.resolve(reply.page) : task.reject(new Error(reply.error)),
+      );
+      idle.push(worker);
+      dispatch();
+    });
+    worker.on('error', (error) => {
+      workers.delete(worker);
+      settle(worker, (task) => task.reject(error));
+      dispatch();
+    });
+    workers.add(worker);
+    return worker;
+  };
+
+  return {
+    extract: (html, url) =>
+      new Promise<HtmlPage>((resolve, reject) => {
+        queue.push({ html, url, resolve, reject });
+        dispatch();
+      }),
+    close: async () => {
+      await Promise.all([...workers].map((worker) => worker.terminate()));
+    },
+  };
+}

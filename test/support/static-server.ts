@@ -1,0 +1,88 @@
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve } from 'node:path';
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Every request path received, in order (query strings included). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a node:http server on an ephemeral loopback port; the handler gets every request. */
+export async function startServer(
+  handler: (request: IncomingMessage, response: ServerResponse, origin: string) => void | Promise<void>,
+): Promise<RunningServer> {
+  const requests: string[] = [];
+  let origin = '';
+  const server: Server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    Promise.resolve(handler(request, response, origin)).catch((error: unknown) => {
+      response.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.xml': 'application/xml',
+  '.inv': 'application/octet-stream',
+  '.pdf': 'application/pdf',
+};
+
+export interface StaticSiteOptions {
+  /** The folder to serve. */
+  root: string;
+  /** Served at `/robots.txt` with `{origin}` replaced by the live origin. */
+  robotsFile?: string;
+  /** Served at `/sitemap.xml` with `{origin}` replaced by the live origin. */
+  sitemapFile?: string;
+}
+
+/** Serves a folder like a plain web server: `/dir/` → `dir/index.html`, 404 for anything missing. */
+export function startStaticServer(options: StaticSiteOptions): Promise<RunningServer> {
+  const root = resolve(options.root);
+  const generated: Record<string, string | undefined> = {
+    '/robots.txt': options.robotsFile,
+    '/sitemap.xml': options.sitemapFile,
+  };
+  return startServer(async (request, response, origin) => {
+    const path = decodeURIComponent(new URL(request.url ?? '/', origin).pathname);
+    const generatedFile = generated[path];
+    if (generatedFile) {
+      const text = (await readFile(generatedFile, 'utf8')).replaceAll('http://{origin}', origin);
+      send(response, 200, path.endsWith('.xml') ? 'application/xml' : 'text/plain; charset=utf-8', text);
+      return;
+    }
+    const file = join(root, normalize(path.endsWith('/') ? `${path}index.html` : path));
+    if (!file.startsWith(root) || !(await stat(file).catch(() => undefined))?.isFile()) {
+      send(response, 404, 'text/html; charset=utf-8', '<html><body><h1>Not Found</h1></body></html>');
+      return;
+    }
+    const type = contentTypes[extname(file)] ?? 'application/octet-stream';
+    send(response, 200, type, await readFile(file));
+  });
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
