@@ -95,11 +95,12 @@ export function createIngestion(deps: {
     return chunks.length;
   }
 
-  async function ingest(id: string, signal: AbortSignal): Promise<void> {
+  /** `interrupted`: an earlier run may have left chunks behind, which go first. */
+  async function ingest(id: string, interrupted: boolean, signal: AbortSignal): Promise<void> {
     const source = current(id);
     if (!source) return;
     await update(id, { embed_status: 'PROCESSING', embed_status_message: '' });
-    await chunkIndex.deleteBySources([id]);
+    if (interrupted) await chunkIndex.deleteBySources([id]);
     try {
       const loaded = await loadDocument(inputOf(source), {
         fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
@@ -141,12 +142,12 @@ export function createIngestion(deps: {
     }
   }
 
-  function enqueue(id: string): void {
+  function enqueue(id: string, interrupted = false): void {
     if (running.has(id)) return;
     const controller = new AbortController();
     running.set(id, controller);
     queue
-      .add(() => ingest(id, controller.signal))
+      .add(() => ingest(id, interrupted, controller.signal))
       .catch((error: unknown) =>
         logger.log('error', 'ingestion job crashed', { source_id: id, error: String(error) }),
       )
@@ -174,7 +175,7 @@ export function createIngestion(deps: {
         const otherEmbedder = source.embed_status === 'COMPLETED' && source.embedder !== embedder.id;
         if (!interrupted && !otherEmbedder) continue;
         if (otherEmbedder) await update(source.id, { embed_status: 'PENDING', embed_status_message: '' });
-        enqueue(source.id);
+        enqueue(source.id, interrupted);
         count += 1;
       }
       return count;

@@ -1,6 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
-import { SerialQueue } from './serial-queue.ts';
 
 /** Every metadata record carries these; the rest of it is stored as JSON in `body`. */
 export interface StoredRecord {
@@ -23,17 +22,30 @@ export function idList(ids: readonly string[]): string {
   return ids.map(quote).join(', ');
 }
 
+type Write<T> = { kind: 'put'; records: T[] } | { kind: 'delete'; ids: readonly string[] };
+
+interface QueuedWrite<T> {
+  write: Write<T>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
 /**
  * A LanceDB table of small records (applications, sources, …) with a write-through cache in memory.
  * LanceDB holds the truth: a write resolves only after it is committed, and the cache changes only then,
  * so a failed write changes nothing. Reads come from memory, which keeps lookups per request in microseconds.
+ *
+ * Writes that arrive while a commit is running are grouped into the next one (runs of puts become one
+ * merge-insert, runs of deletes one delete), in order: each LanceDB commit costs milliseconds whatever its
+ * size, so many concurrent small writes (thousands of sources ingesting) would otherwise queue behind each other.
  */
 export class RecordTable<T extends StoredRecord> {
   readonly name: string;
   private readonly table: Table;
   private readonly parentOf: (record: T) => string;
   private readonly records = new Map<string, T>();
-  private readonly writes = new SerialQueue();
+  private queue: QueuedWrite<T>[] = [];
+  private flushing: Promise<void> | undefined;
   private writesSinceMaintenance = 0;
 
   private constructor(name: string, table: Table, parentOf: (record: T) => string) {
@@ -72,44 +84,75 @@ export class RecordTable<T extends StoredRecord> {
     return this.records.size;
   }
 
-  /** Inserts or replaces records in one atomic commit. */
+  /** Inserts or replaces records; resolves once they are committed. */
   put(...records: T[]): Promise<void> {
-    if (records.length === 0) return Promise.resolve();
-    return this.writes.run(async () => {
-      const rows = records.map((record) => ({
-        id: record.id,
-        account_id: record.account_id,
-        parent_id: this.parentOf(record),
-        body: JSON.stringify(record),
-      }));
-      await this.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
-      for (const record of records) this.records.set(record.id, record);
-      this.writesSinceMaintenance += 1;
-    });
+    return records.length === 0 ? Promise.resolve() : this.enqueue({ kind: 'put', records });
   }
 
-  /** Deletes records in one atomic commit. */
+  /** Deletes records; resolves once the delete is committed. */
   delete(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return Promise.resolve();
-    return this.writes.run(async () => {
-      for (let start = 0; start < ids.length; start += 500) {
-        await this.table.delete(`id IN (${idList(ids.slice(start, start + 500))})`);
-      }
-      for (const id of ids) this.records.delete(id);
-      this.writesSinceMaintenance += 1;
-    });
+    return ids.length === 0 ? Promise.resolve() : this.enqueue({ kind: 'delete', ids });
   }
 
   /** Compacts files and drops old versions so many small writes do not grow the directory without bound. */
-  maintain(olderThan: Date): Promise<void> {
-    if (this.writesSinceMaintenance === 0) return Promise.resolve();
-    return this.writes.run(async () => {
-      this.writesSinceMaintenance = 0;
-      await this.table.optimize({ cleanupOlderThan: olderThan });
-    });
+  async maintain(olderThan: Date): Promise<void> {
+    await this.flushing;
+    if (this.writesSinceMaintenance === 0) return;
+    this.writesSinceMaintenance = 0;
+    await this.table.optimize({ cleanupOlderThan: olderThan });
   }
 
   close(): void {
     this.table.close();
+  }
+
+  private enqueue(write: Write<T>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ write, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.takeRun();
+      try {
+        await this.commit(batch.map((queued) => queued.write));
+        for (const queued of batch) queued.resolve();
+      } catch (error) {
+        for (const queued of batch) queued.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /** The longest run of queued writes of one kind, so a put never overtakes a delete queued before it. */
+  private takeRun(): QueuedWrite<T>[] {
+    const kind = this.queue[0]?.write.kind;
+    const end = this.queue.findIndex((queued) => queued.write.kind !== kind);
+    return this.queue.splice(0, end === -1 ? this.queue.length : end);
+  }
+
+  private async commit(writes: Write<T>[]): Promise<void> {
+    this.writesSinceMaintenance += 1;
+    if (writes[0]?.kind === 'delete') {
+      const ids = writes.flatMap((write) => (write.kind === 'delete' ? write.ids : []));
+      for (let start = 0; start < ids.length; start += 500) {
+        await this.table.delete(`id IN (${idList(ids.slice(start, start + 500))})`);
+      }
+      for (const id of ids) this.records.delete(id);
+      return;
+    }
+    const latest = new Map<string, T>();
+    for (const write of writes)
+      if (write.kind === 'put') for (const record of write.records) latest.set(record.id, record);
+    const rows = [...latest.values()].map((record) => ({
+      id: record.id,
+      account_id: record.account_id,
+      parent_id: this.parentOf(record),
+      body: JSON.stringify(record),
+    }));
+    await this.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    for (const record of latest.values()) this.records.set(record.id, record);
   }
 }
