@@ -12,6 +12,13 @@ export class ExitError extends Error {
   }
 }
 
+/** Commander's own outcomes: help and version are successes, everything else it reports is a usage error. */
+export function commanderExitCode(error: { code: string }): number {
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+    ? EXIT.ok
+    : EXIT.usage;
+}
+
 type InterruptHandler = () => void;
 
 const exitOnInterrupt: InterruptHandler = () => process.exit(EXIT.interrupted);

@@ -6,13 +6,11 @@ import {
   RequestAbortedError,
 } from '../client/errors.ts';
 import { ConfigError } from '../config.ts';
-import { EXIT, ExitError } from './exit.ts';
+import { commanderExitCode, EXIT, ExitError } from './exit.ts';
 
 /** The one place an error becomes an exit code. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) {
-    return ['commander.helpDisplayed', 'commander.version'].includes(error.code) ? EXIT.ok : EXIT.usage;
-  }
+  if (error instanceof CommanderError) return commanderExitCode(error);
   if (error instanceof ExitError) return error.exitCode;
   if (error instanceof ConfigError) return EXIT.usage;
   if (error instanceof DaemonUnreachableError) return EXIT.unreachable;

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+/** The built CLI, as `bin/ckb` runs it; `npm test` builds first. */
+export const cliEntry = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function requireBuild(): void {
+  if (!existsSync(cliEntry)) throw new Error(`${cliEntry} is missing: run \`npm run build\` first`);
+}
+
+/** The environment of a user of this test daemon; nothing inherited may point elsewhere. */
+export function cliEnvironment(
+  home: string,
+  url: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  const { CKB_API_KEY: _key, CKB_URL: _url, CKB_HOME: _home, ...inherited } = process.env;
+  return { ...inherited, CKB_HOME: home, CKB_URL: url, CKB_NO_AUTOSTART: '1', NO_COLOR: '1', ...extra };
+}
+
+export function runCli(
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; nodeOptions?: readonly string[]; timeoutMs?: number },
+): Promise<CliResult> {
+  requireBuild();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), cliEntry, ...args], {
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A port nothing listens on (bound, read, released). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
+  const address = server.address();
+  await new Promise((resolvePromise) => server.close(resolvePromise));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
