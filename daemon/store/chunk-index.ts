@@ -146,7 +146,7 @@ class LanceChunkIndex implements ChunkIndex {
       .query()
       .fullTextSearch(query, { columns: ['searchText'] })
       .where(sourceIdPredicate(filter.sourceIds))
-      .select(HIT_COLUMNS)
+      .select([...HIT_COLUMNS, '_score'])
       .limit(limit)
       .toArray();
     return rows.map((row) => toHit(row, Number(row._score)));
@@ -158,7 +158,7 @@ class LanceChunkIndex implements ChunkIndex {
       .vectorSearch(vector)
       .distanceType('cosine')
       .where(sourceIdPredicate(filter.sourceIds))
-      .select(HIT_COLUMNS)
+      .select([...HIT_COLUMNS, '_distance'])
       .limit(limit)
       .toArray();
     return rows.map((row) => toHit(row, 1 - Number(row._distance)));

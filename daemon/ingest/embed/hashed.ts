@@ -17,7 +17,7 @@ const NGRAM_SIZES = [3, 4, 5] as const;
  * typos meet.
  */
 export function createHashedEmbedder(options: HashedEmbedderOptions = {}): Embedder {
-  const dimensions = options.dimensions ?? 512;
+  const dimensions = options.dimensions ?? 1024;
   return {
     id: `offline-hash-${dimensions}-v1`,
     dimensions,

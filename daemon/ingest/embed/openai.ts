@@ -37,6 +37,7 @@ export async function createProviderEmbedder(options: ProviderEmbedderOptions = 
     maxRetries: options.maxRetries ?? 4,
   });
   const describe = `embedding model "${model}" at ${client.baseURL}`;
+  let dimensions = KNOWN_DIMENSIONS[model];
   const embedBatch = async (inputs: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> => {
     try {
       const response = await client.embeddings.create(
@@ -49,13 +50,21 @@ export async function createProviderEmbedder(options: ProviderEmbedderOptions = 
           `${describe} returned ${vectors.length} vectors for ${inputs.length} texts`,
         );
       }
+      const wrongSize = vectors.find(
+        (item) => dimensions !== undefined && item.embedding.length !== dimensions,
+      );
+      if (wrongSize) {
+        throw new EmbeddingProviderError(
+          `${describe} returned vectors of ${wrongSize.embedding.length} dimensions, expected ${dimensions}`,
+        );
+      }
       return vectors.map((item) => normalize(Float32Array.from(item.embedding)));
     } catch (error) {
       if (error instanceof EmbeddingProviderError || signal?.aborted) throw error;
       throw new EmbeddingProviderError(`${describe} failed: ${(error as Error).message}`, { cause: error });
     }
   };
-  const dimensions = KNOWN_DIMENSIONS[model] ?? (await embedBatch(['dimension probe'], undefined))[0]!.length;
+  dimensions ??= (await embedBatch(['dimension probe'], undefined))[0]!.length;
   return {
     id: `provider-${slug(model)}-${dimensions}`,
     dimensions,

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect } from '@lancedb/lancedb';
+import { chunkContextText } from '../daemon/ingest/chunk.ts';
+import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
+import { createRetriever } from '../daemon/retrieve/index.ts';
+import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import { loadQaSet } from './retrieval-data.ts';
+
+const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
+const CHUNKS_PER_SOURCE = 100;
+const QUERIES = 200;
+const BATCH = 5000;
+
+/** Deterministic, so every run searches the same synthetic corpus. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** Realistic chunks: runs of real sentences from both QA corpora, about 120 to 250 words each. */
+function syntheticChunks(count: number): ChunkRecord[] {
+  const sentences: string[] = [];
+  for (const name of ['squad', 'scifact'] as const) {
+    for (const text of loadQaSet(corpusDirectory, name, 1_000_000).documents.values()) {
+      sentences.push(...text.split(/(?<=[.!?])\s+/).filter((sentence) => sentence.length > 20));
+    }
+  }
+  const next = random(42);
+  const records: ChunkRecord[] = [];
+  for (let index = 0; index < count; index++) {
+    const words = 120 + Math.floor(next() * 130);
+    let start = Math.floor(next() * sentences.length);
+    const parts: string[] = [];
+    for (let length = 0; length < words; start = (start + 1) % sentences.length) {
+      parts.push(sentences[start]!);
+      length += sentences[start]!.split(' ').length;
+    }
+    records.push({
+      sourceId: `src_${Math.floor(index / CHUNKS_PER_SOURCE)}`,
+      applicationId: 'bench',
+      accountId: 'bench',
+      index: index % CHUNKS_PER_SOURCE,
+      page: 1 + Math.floor((index % CHUNKS_PER_SOURCE) / 10),
+      text: parts.join(' '),
+      headings: [],
+    });
+  }
+  return records;
+}
+
+function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]! * 10) / 10;
+}
+
+async function measure(count: number, queries: string[]) {
+  const embedder = createHashedEmbedder();
+  const records = syntheticChunks(count);
+  const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-latency-'));
+  const connection = await connect(directory);
+  const chunkIndex = await openChunkIndex(connection, embedder);
+  let embedMilliseconds = 0;
+  let bytes = 0;
+  const buildStarted = performance.now();
+  for (let start = 0; start < records.length; start += BATCH) {
+    const batch = records.slice(start, start + BATCH);
+    const texts = batch.map(chunkContextText);
+    const embedStarted = performance.now();
+    const vectors = await embedder.embed(texts);
+    embedMilliseconds += performance.now() - embedStarted;
+    bytes += texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    await chunkIndex.add(batch, vectors);
+  }
+  await chunkIndex.maintain();
+  const buildSeconds = (performance.now() - buildStarted) / 1000;
+  const sources = Math.ceil(count / CHUNKS_PER_SOURCE);
+  // An application usually owns a share of the table: half of all sources are in its filter here.
+  const sourceIds = Array.from({ length: Math.ceil(sources / 2) }, (_, index) => `src_${index * 2}`);
+  const retriever = createRetriever({ chunkIndex, embedder });
+  const timings = { hybrid: [] as number[], fullText: [] as number[], vector: [] as number[] };
+  for (const query of queries) {
+    let started = performance.now();
+    await retriever.search({ query, sourceIds, limit: 10 });
+    timings.hybrid.push(performance.now() - started);
+    started = performance.now();
+    await chunkIndex.fullTextSearch(query, { sourceIds }, 50);
+    timings.fullText.push(performance.now() - started);
+    started = performance.now();
+    const [vector] = await embedder.embed([query], { kind: 'query' });
+    await chunkIndex.vectorSearch(vector!, { sourceIds }, 50);
+    timings.vector.push(performance.now() - started);
+  }
+  await chunkIndex.close();
+  connection.close();
+  rmSync(directory, { recursive: true, force: true });
+  const summary = (samples: number[]) => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
+  return {
+    chunks: count,
+    sourcesInFilter: sourceIds.length,
+    buildSeconds: Math.round(buildSeconds),
+    searchMilliseconds: {
+      hybrid: summary(timings.hybrid),
+      fullText: summary(timings.fullText),
+      vector: summary(timings.vector),
+    },
+    offlineEmbedding: {
+      chunksPerSecond: Math.round(count / (embedMilliseconds / 1000)),
+      megabytesPerSecond: Math.round((bytes / 1e6 / (embedMilliseconds / 1000)) * 100) / 100,
+    },
+  };
+}
+
+export async function latencyFigures() {
+  const queries = loadQaSet(corpusDirectory, 'squad', 7)
+    .questions.slice(0, QUERIES)
+    .map((question) => question.text);
+  const figures = [];
+  for (const count of [10_000, 100_000]) {
+    const figure = await measure(count, queries);
+    console.error(`latency: ${JSON.stringify(figure)}`);
+    figures.push(figure);
+  }
+  return figures;
+}
+
+if (import.meta.main) console.log(JSON.stringify(await latencyFigures(), null, 2));
