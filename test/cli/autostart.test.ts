@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnvironment, freePort, runCli } from './run.ts';
+
+let home: string;
+let url: string;
+
+function ckb(...args: string[]) {
+  const { CKB_NO_AUTOSTART: _off, ...env } = cliEnvironment(home, url);
+  return runCli(args, { env });
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'ckb-autostart-'));
+  url = `http://127.0.0.1:${await freePort()}`;
+});
+
+afterAll(async () => {
+  const state = join(home, 'daemon.json');
+  if (existsSync(state)) process.kill(JSON.parse(await readFile(state, 'utf8')).pid, 'SIGTERM');
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('autostart and the background daemon', () => {
+  it('starts the local daemon when nothing answers, then manages it', async () => {
+    const first = await ckb('--json', 'app', 'list');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual([]);
+    expect(first.stderr).toContain(`no daemon at ${url}; starting one in the background`);
+    expect(first.stderr).toMatch(/daemon started \(pid \d+\)/);
+
+    // The new daemon wrote the admin key the CLI just used.
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8'));
+    expect(config.api_key).toMatch(/^ckb_/);
+
+    const second = await ckb('app', 'create', '--name', 'again');
+    expect(second.stderr).toBe('');
+    expect(second.stdout).toMatch(/^app_/);
+
+    const status = await ckb('--json', 'daemon', 'status');
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, url });
+
+    const started = await ckb('daemon', 'start');
+    expect(started.stdout.trim()).toBe(url);
+    expect(started.stderr).toContain('already running');
+
+    const logs = await ckb('daemon', 'logs');
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toContain('daemon started');
+
+    const stopped = await ckb('daemon', 'stop');
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toContain('daemon stopped');
+    expect(existsSync(join(home, 'daemon.json'))).toBe(false);
+
+    const after = await ckb('daemon', 'status');
+    expect(after.code).toBe(3);
+    expect(after.stderr).toContain('the daemon is not running');
+  });
+});
