@@ -33,8 +33,8 @@ export function looksLikeHtml(text: string): boolean {
 }
 
 /**
- * Bytes → string for text formats: a BOM decides (UTF-8, UTF-16 LE/BE); else strict UTF-8; else UTF-16 when
- * every other byte is NUL; else Windows-1252, the superset of Latin-1 that old text files really use.
+ * Bytes → string for text formats: a BOM decides (UTF-8, UTF-16 LE/BE); else UTF-16 when every other byte is
+ * NUL; else strict UTF-8; else Windows-1252, the superset of Latin-1 that old text files really use.
  */
 export function decodeText(bytes: Uint8Array, declaredCharset?: string): string {
   if (startsWith(bytes, UTF8_BOM)) return new TextDecoder('utf-8').decode(bytes.subarray(3));
@@ -42,11 +42,13 @@ export function decodeText(bytes: Uint8Array, declaredCharset?: string): string 
   if (startsWith(bytes, [0xfe, 0xff])) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   const declared = declaredCharset && decoderFor(declaredCharset);
   if (declared) return declared.decode(bytes);
+  // ASCII text in UTF-16 is also valid UTF-8 (NUL is a valid character), so this test comes first.
+  const utf16 = unmarkedUtf16(bytes);
+  if (utf16) return new TextDecoder(utf16).decode(bytes);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    const utf16 = unmarkedUtf16(bytes);
-    return new TextDecoder(utf16 ?? 'windows-1252').decode(bytes);
+    return new TextDecoder('windows-1252').decode(bytes);
   }
 }
 
