@@ -28,11 +28,17 @@ export function cliEnvironment(
 
 export function runCli(
   args: readonly string[],
-  options: { env: NodeJS.ProcessEnv; nodeOptions?: readonly string[]; timeoutMs?: number },
+  options: {
+    env: NodeJS.ProcessEnv;
+    nodeOptions?: readonly string[];
+    timeoutMs?: number;
+    entryPoint?: string;
+  },
 ): Promise<CliResult> {
   requireBuild();
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), cliEntry, ...args], {
+    const entry = options.entryPoint ?? cliEntry;
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), entry, ...args], {
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
