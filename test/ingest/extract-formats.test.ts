@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import CFB from 'cfb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractor, ExtractionError } from '../../daemon/ingest/extract/index.ts';
 import {
@@ -241,5 +242,36 @@ describe('refusals', () => {
       extractor.extractBuffer(encode('<html><body>hi</body></html>'), 'fake.pdf'),
     );
     expect(failure.reason).toBe('mislabelled');
+  });
+});
+
+describe('OLE containers', () => {
+  // Office wraps a password-protected .docx/.pptx in an OLE container whose payload is the EncryptedPackage stream.
+  function oleContainer(streams: Record<string, Uint8Array>): Uint8Array {
+    const container = CFB.utils.cfb_new();
+    for (const [name, content] of Object.entries(streams)) CFB.utils.cfb_add(container, `/${name}`, content);
+    return new Uint8Array(CFB.write(container, { type: 'buffer' }) as Buffer);
+  }
+
+  it.each(['secret.docx', 'secret.pptx'])(
+    'reports %s in an encrypted container as encrypted',
+    async (fileName) => {
+      const bytes = oleContainer({
+        EncryptionInfo: new Uint8Array(64),
+        EncryptedPackage: new Uint8Array(4096),
+      });
+      const failure = await failureOf(extractor.extractBuffer(bytes, fileName));
+      expect(failure.reason).toBe('encrypted');
+      expect(failure.message).toBe(
+        `${fileName} could not be read: the file is encrypted (password protected); remove the password and upload it again`,
+      );
+    },
+  );
+
+  it('reports an OLE container without a Word document as damaged', async () => {
+    const failure = await failureOf(
+      extractor.extractBuffer(oleContainer({ Other: new Uint8Array(16) }), 'odd.doc'),
+    );
+    expect(failure.reason).toBe('corrupt');
   });
 });

@@ -216,7 +216,8 @@ function decodeTextAtom(stream: Buffer, record: RecordHeader): string | undefine
 }
 
 function asHeading(text: string): string {
-  return `# ${text.replace(/\s*\n\s*/g, ' ')}`;
+  // A title's line breaks (vertical tabs or CRs) would otherwise split the heading.
+  return `# ${text.replace(/\s+/g, ' ')}`;
 }
 
 // A title drawn after the body text would otherwise open the slide's second half as a heading.
