@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface BenchServer {
+  url: string;
+  apiKey: string;
+  pid: number;
+  home: string;
+  child: ChildProcess;
+  call(method: string, path: string, body?: unknown): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** Starts one of `bench/servers/*.ts` in its own process and reads the JSON line it prints. */
+export async function startServer(name: 'daemon' | 'koa-hello', home?: string): Promise<BenchServer> {
+  const directory = home ?? (await mkdtemp(join(tmpdir(), 'ckb-bench-')));
+  const script = resolve(import.meta.dirname, 'servers', `${name}.ts`);
+  const child = spawn(process.execPath, [script, directory], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CKB_HOME: directory },
+  });
+  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const info = JSON.parse(line) as { url: string; apiKey?: string; pid: number };
+  const apiKey = info.apiKey ?? '';
+  return {
+    url: info.url,
+    apiKey,
+    pid: info.pid,
+    home: directory,
+    child,
+    async call(method, path, body) {
+      const response = await fetch(`${info.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const parsed = await response.json();
+      if (!response.ok) throw new Error(`${method} ${path}: ${JSON.stringify(parsed)}`);
+      return parsed;
+    },
+    async stop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** Peak resident memory of a process so far, in MiB (Linux). */
+export async function peakRssMib(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return round(kib / 1024, 1);
+}
