@@ -20,7 +20,7 @@ interface Candidate {
 }
 
 /** Below this coverage, the sentence shares too little with the question to be an answer. */
-export const minimumCoverage = 0.4;
+export const minimumCoverage = 0.3;
 /** Passages the retriever itself scored this low are noise, whatever their words. */
 const minimumPassageScore = 0.02;
 
@@ -84,7 +84,7 @@ export function rankSentences(question: string, passages: ContextPassage[]): Fin
     return {
       passage: candidate.passage,
       sentence: candidate.sentence,
-      score: matched + 0.3 * neighbour + pairBonus + kindBonus + candidate.passage.score,
+      score: matched + 0.6 * neighbour + pairBonus + kindBonus + 3 * candidate.passage.score,
       coverage: totalWeight > 0 ? (matched + 0.5 * neighbour) / totalWeight : 0,
     };
   });
@@ -92,13 +92,41 @@ export function rankSentences(question: string, passages: ContextPassage[]): Fin
 }
 
 function splitPassage(passage: ContextPassage): Candidate[] {
-  const split = sentences(passage.text).filter((sentence) => words(sentence).length >= 3);
+  const split = wholeSentences(passageSentences(passage.text)).filter(
+    (sentence) => words(sentence).length >= 3,
+  );
   return split.map((sentence, index) => ({
     passage,
     sentence,
     stems: contentStems(sentence),
     previousStems: new Set(index > 0 ? contentStems(split[index - 1] ?? '') : []),
   }));
+}
+
+/**
+ * Sentences of each paragraph (blank-line separated), without Markdown heading lines: a heading
+ * names a topic, it answers nothing, and joined to the next line it would make one false sentence.
+ */
+function passageSentences(text: string): string[] {
+  return text
+    .split(/\n\s*\n/)
+    .flatMap((block) =>
+      block
+        .split('\n')
+        .filter((line) => !/^\s{0,3}#{1,6}\s/.test(line))
+        .join('\n'),
+    )
+    .flatMap((block) => sentences(block));
+}
+
+/** Chunks overlap and cut sentences at their edges; a cut sentence reads badly and is whole in a neighbour chunk. */
+function wholeSentences(split: string[]): string[] {
+  if (split.length <= 1) return split;
+  const first = split[0] ?? '';
+  const last = split.at(-1) ?? '';
+  const start = /^[\p{Ll},;:)\]]/u.test(first) ? 1 : 0;
+  const end = /[.!?]["”’)\]]?$/.test(last) ? split.length : split.length - 1;
+  return split.slice(start, Math.max(start, end));
 }
 
 function inverseFrequencies(candidates: Candidate[], terms: string[]): Map<string, number> {

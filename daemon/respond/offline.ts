@@ -7,7 +7,7 @@ import { isStopWord, stem, wordCount, words } from './words.ts';
 export const notFoundReply = 'I could not find this in the sources.';
 
 /** A second sentence is added only when it scores nearly as well as the best and the reply stays short. */
-const secondSentenceRatio = 0.85;
+const secondSentenceRatio = 0.7;
 const longestReplyWords = 55;
 const wordsPerDelta = 3;
 
@@ -60,17 +60,29 @@ export function composeReply(question: string, passages: ContextPassage[]): Offl
     chosen.push(second);
   }
   const short = shortAnswer(best.sentence, answerKind(question), new Set(words(question).map(stem)));
-  const support = chosen.map(cite).join(' ');
+  const support = citeByPassage(chosen);
   return {
     text: short ? `${capitalise(short)}.\n\n${support}` : support,
     usedPassages: [...new Set(chosen.map((finding) => finding.passage.number))],
   };
 }
 
-function cite(finding: Finding): string {
-  const { passage } = finding;
-  const sentence = /[.!?]["”’)]?$/.test(finding.sentence) ? finding.sentence : `${finding.sentence}.`;
-  return `${sentence} [${passage.number}] (source: ${passage.sourceName}, p. ${passage.page})`;
+/** Sentences of one passage run together, followed once by their citation and source. */
+function citeByPassage(chosen: Finding[]): string {
+  const groups = new Map<ContextPassage, string[]>();
+  for (const finding of chosen) {
+    groups.set(finding.passage, [...(groups.get(finding.passage) ?? []), withFullStop(finding.sentence)]);
+  }
+  return [...groups.entries()]
+    .map(
+      ([passage, sentences]) =>
+        `${sentences.join(' ')} [${passage.number}] (source: ${passage.sourceName}, p. ${passage.page})`,
+    )
+    .join('\n\n');
+}
+
+function withFullStop(sentence: string): string {
+  return /[.!?]["”’)]?$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 /** Word-sized pieces, a few words each, that concatenate back to the text exactly. */

@@ -26,7 +26,9 @@ export function words(text: string): string[] {
 
 /** A light suffix-stripping stem, so that "teams" meets "team" and "played" meets "playing". */
 export function stem(word: string): string {
-  if (word.length <= 3 || /^\d/.test(word)) return word;
+  // "50th" and "50" name the same thing in questions and answers alike.
+  if (/^\d/.test(word)) return word.replace(/^(\d+)(?:st|nd|rd|th|s)$/, '$1');
+  if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
   if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);

@@ -93,6 +93,8 @@ export interface FakeOpenAIOptions {
 }
 
 const defaultEmbeddingDimensions = 1536;
+/** Responses the fake itself cut off mid-stream, which must not be recorded as client aborts. */
+const cutResponses = new WeakSet<ServerResponse>();
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
@@ -126,7 +128,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     // only the latter leaves the response unfinished.
     response.on('close', () => {
       openResponses.delete(response);
-      if (!response.writableFinished) record.aborted = true;
+      if (!response.writableFinished && !cutResponses.has(response)) record.aborted = true;
       settle(index);
     });
     try {
@@ -240,7 +242,7 @@ async function chat(record: RecordedRequest, response: ServerResponse, context: 
   const failAfter = record.behaviour?.type === 'fail-mid-stream' ? record.behaviour.afterChunks : Infinity;
   for (const [position, chunk] of chunks.entries()) {
     if (position >= failAfter) {
-      response.destroy();
+      await cutOff(response);
       return;
     }
     await sleep(delay);
@@ -303,6 +305,16 @@ export function fakeEmbedding(text: string, dimensions: number): Float32Array {
   const norm = Math.hypot(...vector) || 1;
   for (let position = 0; position < dimensions; position++) vector[position] = (vector[position] ?? 0) / norm;
   return vector;
+}
+
+/**
+ * Ends the connection without the closing chunk, as a crashed server would; the chunks already
+ * written are flushed first so that the client does receive them.
+ */
+async function cutOff(response: ServerResponse): Promise<void> {
+  cutResponses.add(response);
+  await new Promise<void>((resolve) => response.write('', () => resolve()));
+  response.socket?.end();
 }
 
 function echoReply(request: FakeChatRequest): string {
