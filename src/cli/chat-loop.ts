@@ -31,15 +31,14 @@ async function readLine(): Promise<Read> {
   }
 }
 
-/** Runs one turn; Ctrl-C while it streams cancels this reply only. */
+/** Runs one turn; Ctrl-C while it streams cancels this reply only (the request is aborted, nothing is kept). */
 async function turn(
   session: Session,
   body: { message: string; application_id?: string; conversation_id?: string },
+  signal: AbortSignal,
 ) {
-  const controller = new AbortController();
-  const restore = onInterrupt(() => controller.abort());
   try {
-    const reply = await streamReply(session, body, controller.signal);
+    const reply = await streamReply(session, body, signal);
     printReplySources(session.output, reply.sources);
     return reply;
   } catch (error) {
@@ -47,9 +46,14 @@ async function turn(
     session.output.line();
     session.output.warn('(reply cancelled)');
     return undefined;
-  } finally {
-    restore();
   }
+}
+
+interface ChatState {
+  applicationId: string;
+  conversation: string | undefined;
+  /** The reply being streamed, so Ctrl-C can cancel it. */
+  reply: AbortController | undefined;
 }
 
 export async function runChat(
@@ -63,7 +67,18 @@ export async function runChat(
   output.line(
     output.colour.dim('/new starts a new conversation, /sources lists the sources, /exit or Ctrl-D leaves'),
   );
-  let conversation = conversationId;
+  const state: ChatState = { applicationId, conversation: conversationId, reply: undefined };
+  // For the whole chat, SIGINT (Ctrl-C outside the prompt) cancels the reply in progress, never the chat.
+  const restore = onInterrupt(() => state.reply?.abort());
+  try {
+    await converse(session, state);
+  } finally {
+    restore();
+  }
+}
+
+async function converse(session: Session, state: ChatState): Promise<void> {
+  const { client, output } = session;
   for (;;) {
     const read = await readLine();
     if (read.kind === 'eof') return;
@@ -75,12 +90,12 @@ export async function runChat(
     if (text === '') continue;
     if (text === '/exit' || text === '/quit') return;
     if (text === '/new') {
-      conversation = undefined;
+      state.conversation = undefined;
       output.notice('new conversation');
       continue;
     }
     if (text === '/sources') {
-      printSources(output, await client.applications.sources(applicationId));
+      printSources(output, await client.applications.sources(state.applicationId));
       continue;
     }
     if (text.startsWith('/')) {
@@ -88,11 +103,16 @@ export async function runChat(
       continue;
     }
     output.line();
-    const reply = await turn(session, {
-      message: text,
-      ...(conversation ? { conversation_id: conversation } : { application_id: applicationId }),
-    });
-    if (reply) conversation = reply.conversation_id;
+    state.reply = new AbortController();
+    const answered = await turn(
+      session,
+      state.conversation
+        ? { message: text, conversation_id: state.conversation }
+        : { message: text, application_id: state.applicationId },
+      state.reply.signal,
+    );
+    state.reply = undefined;
+    if (answered) state.conversation = answered.conversation_id;
     output.line();
   }
 }

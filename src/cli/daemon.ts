@@ -30,7 +30,10 @@ export function registerDaemon(program: Command): void {
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .action(async (flags: ServeFlags, command: Command) => {
       const { resolveHome } = await import('../config.ts');
+      const { onInterrupt } = await import('./exit.ts');
       const { runDaemon } = await import('../../daemon/main.ts');
+      // The daemon shuts down gracefully on SIGINT itself; exiting at once would skip that.
+      onInterrupt(() => undefined);
       const running = await runDaemon({
         home: resolveHome(globalOptions(command), process.env),
         ...(flags.port === undefined ? {} : { port: flags.port }),

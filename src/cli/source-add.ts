@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { SourceInput } from '../client/index.ts';
 import { ExitError } from './exit.ts';
@@ -21,6 +22,11 @@ function nameFromUrl(url: string): string {
 function nameFromText(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= NAME_LENGTH ? flat : `${flat.slice(0, NAME_LENGTH - 1)}…`;
+}
+
+/** Checked before any request, so a typo is a usage error rather than a half-done upload. */
+export function missingLocalFile(file: string | undefined): boolean {
+  return file !== undefined && !isWebAddress(file) && !existsSync(file);
 }
 
 async function sourceBody(session: Session, flags: AddFlags): Promise<SourceInput> {

@@ -35,8 +35,9 @@ export function registerSources(program: Command): void {
       if (given.length !== 1) {
         command.error('error: pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
       }
+      const { addSource, missingLocalFile } = await import('./source-add.ts');
+      if (missingLocalFile(flags.file)) command.error(`error: no such file: ${flags.file}`, { exitCode: 2 });
       const session = await connect(command);
-      const { addSource } = await import('./source-add.ts');
       await addSource(session, flags);
     });
 

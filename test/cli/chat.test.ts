@@ -2,12 +2,15 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { cliEntry, cliEnvironment, runCli } from './run.ts';
 
 const driver = resolve(import.meta.dirname, 'drive-pty.py');
 
 let daemon: TestDaemon;
+let vendor: FakeOpenAI;
 let app: string;
+let slowApp: string;
 
 type Step = ['expect' | 'send', string];
 
@@ -30,9 +33,17 @@ function inTerminal(args: string[], steps: Step[]): Promise<{ code: number | nul
 }
 
 beforeAll(async () => {
-  daemon = await startTestDaemon();
+  vendor = await startFakeOpenAI();
+  daemon = await startTestDaemon({
+    // lm-4 goes to the fake vendor (so a reply can be slow); lm-3.5-turbo stays offline.
+    config: {
+      models: { 'lm-4': { base_url: vendor.baseUrl, model: 'fake', api_key_env: 'FAKE_VENDOR_KEY' } },
+    },
+    env: { FAKE_VENDOR_KEY: 'sk-test' },
+  });
   const env = cliEnvironment(daemon.home, daemon.url);
   app = (await runCli(['app', 'create', '--name', 'Herbs'], { env })).stdout.trim();
+  slowApp = (await runCli(['app', 'create', '--name', 'Slow', '--model', 'lm-4'], { env })).stdout.trim();
   await runCli(
     [
       'source',
@@ -53,6 +64,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await daemon?.close();
+  await vendor?.close();
 });
 
 describe('ckb chat in a terminal', () => {
@@ -92,5 +104,33 @@ describe('ckb chat in a terminal', () => {
       ],
     );
     expect(code).toBe(0);
+  });
+
+  it('Ctrl-C during a reply cancels that reply, aborts the request and keeps the chat open', async () => {
+    vendor.script(() => ({ chunks: ['Slowly ', 'one ', 'two ', 'three ', 'four ', 'five ', 'six.'] }));
+    vendor.enqueue(
+      { type: 'slow', chunkDelayMs: 400 },
+      { type: 'slow', chunkDelayMs: 400 },
+      { type: 'slow', chunkDelayMs: 400 },
+    );
+    const { code, screen } = await inTerminal(
+      ['chat', '--app', slowApp],
+      [
+        ['expect', 'You:'],
+        ['send', 'Count slowly\r'],
+        ['expect', 'Slowly'],
+        ['send', '\u0003'],
+        ['expect', '(reply cancelled)'],
+        ['expect', 'You:'],
+        ['send', '/exit\r'],
+      ],
+    );
+    expect(screen).not.toContain('six.');
+    expect(code).toBe(0);
+    const chats = vendor
+      .chatRequests()
+      .filter((request) => JSON.stringify(request.body).includes('Count slowly'));
+    expect(chats.some((request) => request.aborted)).toBe(true);
+    expect((await daemon.call('GET', `/applications/${slowApp}/conversations`)).body).toEqual([]);
   });
 });
