@@ -13,7 +13,7 @@ export interface RunningServer {
 
 /** Starts a node:http server on an ephemeral loopback port; the handler gets every request. */
 export async function startServer(
-  handler: (request: IncomingMessage, response: ServerResponse, origin: string) => void | Promise<void>,
+  handler: (request: IncomingMessage, response: ServerResponse, origin: string) => unknown,
 ): Promise<RunningServer> {
   const requests: string[] = [];
   let origin = '';

@@ -47,8 +47,7 @@ function embeddedIpv4(address: string): string | undefined {
     const low = Number.parseInt(hexMapped[2]!, 16);
     return [high >> 8, high & 255, low >> 8, low & 255].join('.');
   }
-  const nat64 = /^64:ff9b::(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return nat64?.[1];
+  return undefined;
 }
 
 /** Whether an IP address belongs to the public internet (not loopback, private, link-local, CGNAT, …). */

@@ -61,7 +61,17 @@ interface Candidate {
 }
 
 type Outcome =
-  | { kind: 'page'; url: string; text: string; title?: string; canonicalUrl?: string; links: string[] }
+  | {
+      kind: 'page';
+      /** The address asked for, which names the page in skip reports. */
+      requestedUrl: string;
+      /** The address after redirects. */
+      url: string;
+      text: string;
+      title?: string;
+      canonicalUrl?: string;
+      links: string[];
+    }
   | { kind: 'skip'; skip: CrawlSkip }
   | { kind: 'failure'; failure: FetchFailure };
 
@@ -239,7 +249,7 @@ async function fetchPage(client: WebClient, state: CrawlState, url: string): Pro
       decodeText(await response.read(), response.charset),
       response.url,
     );
-    return { kind: 'page', url: response.url, ...page };
+    return { kind: 'page', requestedUrl: url, url: response.url, ...page };
   } catch (error) {
     if (!(error instanceof Error) || error.name === 'AbortError' || error.name === 'TimeoutError')
       throw error;
@@ -261,7 +271,7 @@ function accept(
     if (outcome.kind !== 'page' || state.pages.length >= maxPages) continue;
     const reason = rejection(state, outcome);
     if (reason) {
-      state.skipped.push({ url: outcome.url, reason });
+      state.skipped.push({ url: outcome.requestedUrl, reason });
       continue;
     }
     const url = canonicalAddress(state, outcome) ?? outcome.url;

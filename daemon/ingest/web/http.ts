@@ -187,20 +187,26 @@ function openResponse(
     ...(charset ? { charset } : {}),
     read: async () => {
       if (declaredLength > settings.maxBytes) {
-        response.body.destroy();
+        drop(response.body);
         throw tooLarge(url, settings.maxBytes);
       }
       const encoding = headerValue(response.headers['content-encoding']).toLowerCase();
       try {
         return await readCapped(url, decoded(response.body, encoding), settings.maxBytes);
       } catch (error) {
-        response.body.destroy();
+        drop(response.body);
         if (error instanceof FetchError) throw error;
         throw networkError(url, error, settings, deadline, signal);
       }
     },
-    discard: () => response.body.destroy(),
+    discard: () => drop(response.body),
   };
+}
+
+/** Destroying an undici body emits an abort error, which nobody is waiting for once we drop it. */
+function drop(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 function headerValue(value: string | string[] | undefined): string {
@@ -220,7 +226,7 @@ async function readCapped(url: string, body: Readable, maxBytes: number): Promis
   for await (const chunk of body as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
-      body.destroy();
+      drop(body);
       throw tooLarge(url, maxBytes);
     }
     chunks.push(chunk);
