@@ -87,3 +87,22 @@ describe('extraction limits', () => {
     for (const document of await Promise.all(ahead)) expect(document.pages).toHaveLength(10);
   });
 });
+
+describe('hostile structure', () => {
+  it('reports JSON nested deeper than the parser can follow', async () => {
+    const deep = new TextEncoder().encode(`${'['.repeat(200_000)}${']'.repeat(200_000)}`);
+    const failure = await failureOf(extractor.extractBuffer(deep, 'deep.json'));
+    expect(failure.reason).toBe('corrupt');
+    expect(failure.message).toBe(
+      'deep.json could not be read: its structure is nested too deeply to be read',
+    );
+  });
+
+  it('reads a deeply nested HTML page as body text instead of running Readability on it', async () => {
+    const html = `<html><body>${'<div>'.repeat(2000)}deep text${'</div>'.repeat(2000)}</body></html>`;
+    const document = await extractor.extractBuffer(new TextEncoder().encode(html), 'deep.html', {
+      timeoutMs: 10_000,
+    });
+    expect(document.pages[0]?.text).toBe('deep text');
+  });
+});

@@ -80,6 +80,9 @@ const CELL_ELEMENTS = new Set(['TD', 'TH']);
 // Readability keeps the article and drops navigation, but on pages that are mostly lists or tables it keeps a
 // fragment; below this share of the body's text the whole body serves the reader better.
 const MINIMUM_ARTICLE_SHARE = 0.5;
+// Readability's time grows with the cube of nesting depth (0.5 s at 100 levels, 30 s at 800); real pages nest a
+// few dozen levels, so deeper ones are read as body text.
+const MAXIMUM_READABLE_DEPTH = 100;
 
 /** HTML → main content (Readability on linkedom, else the body text), headings kept as `#` lines. */
 export function htmlToPage(html: string, url?: string): HtmlPage {
@@ -119,6 +122,7 @@ function parseDocument(html: string): DomDocument {
 function readArticle(html: string): { text: string; title?: string } | undefined {
   // Readability rewrites the DOM it reads, so it gets a document of its own.
   const document = parseDocument(html);
+  if (nestingDepth(document.body) > MAXIMUM_READABLE_DEPTH) return undefined;
   // Readability demotes every h1 to h2; the original level, kept in an attribute, survives its rewrite.
   for (const heading of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
     heading.setAttribute(LEVEL_ATTRIBUTE, heading.tagName.slice(1));
@@ -135,6 +139,17 @@ function readArticle(html: string): { text: string; title?: string } | undefined
   const text = blocksToText(content.body ?? content.documentElement);
   const title = article.title ? normalizeText(article.title) : '';
   return title ? { text, title } : { text };
+}
+
+function nestingDepth(root: DomElement | null): number {
+  let deepest = 0;
+  const pending: [DomNode, number][] = root ? [[root, 1]] : [];
+  for (let entry = pending.pop(); entry !== undefined; entry = pending.pop()) {
+    const [node, depth] = entry;
+    deepest = Math.max(deepest, depth);
+    for (const child of node.childNodes) if (child.nodeType === 1) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function collectLinks(document: DomDocument, base: string | undefined): string[] {
@@ -159,11 +174,19 @@ function resolveUrl(href: string | null | undefined, base: string | undefined): 
 function blocksToText(root: DomElement | null): string {
   if (!root) return '';
   const parts: string[] = [];
-  walk(root, parts, false);
+  // An explicit stack rather than recursion: hostile pages nest elements deeper than the call stack allows.
+  const steps: Step[] = [{ node: root, preformatted: false }];
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if (typeof step === 'string') parts.push(step);
+    else open(step.node, step.preformatted, parts, steps);
+  }
   return normalizeText(parts.join(''));
 }
 
-function walk(node: DomNode, parts: string[], preformatted: boolean): void {
+/** A node still to visit, or the text that closes an element once its children are done. */
+type Step = { node: DomNode; preformatted: boolean } | string;
+
+function open(node: DomNode, preformatted: boolean, parts: string[], steps: Step[]): void {
   if (node.nodeType === 3) {
     const text = node.textContent ?? '';
     parts.push(preformatted ? text : text.replace(/\s+/g, ' '));
@@ -184,11 +207,14 @@ function walk(node: DomNode, parts: string[], preformatted: boolean): void {
     return;
   }
   const block = BLOCK_ELEMENTS.has(tag);
+  const cell = CELL_ELEMENTS.has(tag);
   if (block) parts.push('\n\n');
   if (tag === 'LI') parts.push('\n- ');
-  if (CELL_ELEMENTS.has(tag)) parts.push(' ');
+  if (cell) parts.push(' ');
   if (tag === 'IMG') parts.push(` ${element.getAttribute('alt') ?? ''} `);
-  for (const child of element.childNodes) walk(child, parts, preformatted || tag === 'PRE');
-  if (block) parts.push('\n\n');
-  if (CELL_ELEMENTS.has(tag)) parts.push(' ');
+  if (block || cell) steps.push(block ? '\n\n' : ' ');
+  const children = [...element.childNodes];
+  for (let index = children.length - 1; index >= 0; index--) {
+    steps.push({ node: children[index]!, preformatted: preformatted || tag === 'PRE' });
+  }
 }

@@ -23,16 +23,26 @@ async function answer({ id, fileName, source }: WorkerRequest): Promise<WorkerRe
     const bytes = 'bytes' in source ? source.bytes : await readStoredFile(source.path, fileName);
     return { id, ok: true, document: await parseDocument(bytes, fileName) };
   } catch (error) {
-    const failure =
-      error instanceof ExtractionError
-        ? error
-        : ExtractionError.cannotRead(
-            fileName,
-            'unreadable',
-            `the reader failed unexpectedly (${describe(error)})`,
-          );
+    const failure = error instanceof ExtractionError ? error : unexpected(error, fileName);
     return { id, ok: false, reason: failure.reason, message: failure.message };
   }
+}
+
+function unexpected(error: unknown, fileName: string): ExtractionError {
+  // Parsers recurse over the document's structure; a hostile file nests deeper than the stack allows.
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return ExtractionError.cannotRead(
+      fileName,
+      'corrupt',
+      'its structure is nested too deeply to be read',
+      error,
+    );
+  }
+  return ExtractionError.cannotRead(
+    fileName,
+    'unreadable',
+    `the reader failed unexpectedly (${describe(error)})`,
+  );
 }
 
 async function readStoredFile(path: string, fileName: string): Promise<Uint8Array> {
