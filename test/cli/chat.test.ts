@@ -34,13 +34,14 @@ function inTerminal(args: string[], steps: Step[]): Promise<{ code: number | nul
 
 beforeAll(async () => {
   vendor = await startFakeOpenAI();
-  daemon = await startTestDaemon({
+  const options = {
     // lm-4 goes to the fake vendor (so a reply can be slow); lm-3.5-turbo stays offline.
     config: {
       models: { 'lm-4': { base_url: vendor.baseUrl, model: 'fake', api_key_env: 'FAKE_VENDOR_KEY' } },
     },
     env: { FAKE_VENDOR_KEY: 'sk-test' },
-  });
+  };
+  daemon = await startTestDaemon(options);
   const env = cliEnvironment(daemon.home, daemon.url);
   app = (await runCli(['app', 'create', '--name', 'Herbs'], { env })).stdout.trim();
   slowApp = (await runCli(['app', 'create', '--name', 'Slow', '--model', 'lm-4'], { env })).stdout.trim();
@@ -107,7 +108,10 @@ describe('ckb chat in a terminal', () => {
   });
 
   it('Ctrl-C during a reply cancels that reply, aborts the request and keeps the chat open', async () => {
-    vendor.script(() => ({ chunks: ['Slowly ', 'one ', 'two ', 'three ', 'four ', 'five ', 'six.'] }));
+    vendor.script(() => ({
+      content: 'Slowly one two three four five six.',
+      chunks: ['Slowly ', 'one ', 'two ', 'three ', 'four ', 'five ', 'six.'],
+    }));
     vendor.enqueue(
       { type: 'slow', chunkDelayMs: 400 },
       { type: 'slow', chunkDelayMs: 400 },
