@@ -103,7 +103,8 @@ export function createWorkerPool(size: number): WorkerPool {
     try {
       pooled = await acquire(options.maxMemoryMb, options.signal);
     } catch (error) {
-      throw cancelled(fileName, error);
+      if (options.signal?.aborted) throw cancelled(fileName, error);
+      throw ExtractionError.cannotRead(fileName, 'unreadable', 'the reader could not be started', error);
     }
     pooled.worker.ref();
     return new Promise((resolve, reject) => {
