@@ -28,7 +28,7 @@ export const providerDefaults = {
   replyTokens: 1024,
   firstTokenTimeoutMs: 120_000,
   idleTimeoutMs: 60_000,
-  maxRetries: 3,
+  maxRetries: 2,
   retryDelayMs: 500,
 } as const;
 
