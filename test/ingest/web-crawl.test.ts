@@ -1,6 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlToPage } from '../../daemon/ingest/extract/index.ts';
 import { type CrawlResult, crawlWebsite, FetchError } from '../../daemon/ingest/web/index.ts';
 import { corpusDir, requireCorpus } from '../support/corpus.ts';
 import { type RunningServer, startServer, startStaticServer } from '../support/static-server.ts';
@@ -141,12 +143,12 @@ describe('crawling the Sphinx documentation site', () => {
     });
   });
 
-  describe('following links (no sitemap, no robots.txt)', () => {
+  describe('following links, with robots.txt and no sitemap', () => {
     let server: RunningServer;
     let result: CrawlResult;
 
     beforeAll(async () => {
-      server = await serve({});
+      server = await serve({ robots: true });
       const started = performance.now();
       result = await crawlWebsite(`${server.origin}/index.html`, { maxDepth: 3 });
       const seconds = (performance.now() - started) / 1000;
@@ -155,20 +157,37 @@ describe('crawling the Sphinx documentation site', () => {
       );
     }, crawlTimeoutMs);
 
-    it('reaches the 133 linked pages, breadth-first', () => {
+    it('reaches the linked pages level by level, as the corpus README counts them', () => {
       expect(result.mode).toBe('links');
-      expect(result.document.pages).toHaveLength(133);
+      // README: 1 + 42 + 62 + 28 = 133 pages within 3 links; robots.txt removes the 5 /man/ pages.
+      expect(result.document.pages).toHaveLength(133 - manPages.length);
       const paths = pathsOf(result, server.origin);
       expect(paths[0]).toBe('index.html');
-      expect(paths).toEqual(expect.arrayContaining([...manPages, ...depthThreeOnly]));
-      expect(paths.filter((path) => unreachableByLinks.includes(path))).toEqual([]);
-      // Depths 0–2 hold 1 + 42 + 62 = 105 pages; the 28 at depth 3 come last.
-      const depthThree = paths.slice(105);
+      // Depth 1 is exactly what index.html links to (42 pages, less man/index.html).
+      const startHtml = readFileSync(resolve(root, 'index.html'), 'utf8');
+      const linkedFromStart = htmlToPage(startHtml, `${server.origin}/index.html`)
+        .links.map((link) => link.slice(server.origin.length + 1))
+        .filter((path) => path.endsWith('.html') && path !== 'index.html' && existsSync(resolve(root, path)));
+      expect(new Set(linkedFromStart).size).toBe(42);
+      expect(new Set(paths.slice(1, 42))).toEqual(
+        new Set(linkedFromStart.filter((path) => !manPages.includes(path))),
+      );
+      // Depth 3 (the last 28 pages) holds the three pages the README names and otherwise `_modules/` pages.
+      const depthThree = paths.slice(-28);
       expect(depthThree).toEqual(expect.arrayContaining(depthThreeOnly));
       expect(
         depthThree.filter((path) => !depthThreeOnly.includes(path) && !path.startsWith('_modules/')),
       ).toEqual([]);
+      expect(paths.slice(0, -28).filter((path) => depthThreeOnly.includes(path))).toEqual([]);
+      expect(paths.filter((path) => unreachableByLinks.includes(path))).toEqual([]);
       expectNoDuplicates(result);
+    });
+
+    it('never requests a page robots.txt disallows, though pages link to them', () => {
+      expect(server.requests.filter((path) => path.startsWith('/man/'))).toEqual([]);
+      expect(new Set(result.skipped.map((skip) => skip.url))).toEqual(
+        new Set(manPages.map((path) => `${server.origin}/${path}`)),
+      );
     });
 
     it('reports broken links and never requests assets', () => {
@@ -181,23 +200,6 @@ describe('crawling the Sphinx documentation site', () => {
       ).toEqual([]);
     });
   });
-
-  it(
-    'stops at depth 1 and honours robots.txt for links',
-    async () => {
-      const server = await serve({ robots: true });
-      const result = await crawlWebsite(`${server.origin}/index.html`, { maxDepth: 1 });
-      expect(result.mode).toBe('links');
-      expect(result.document.pages).toHaveLength(1 + 42 - 1);
-      expect(pathsOf(result, server.origin)).not.toContain('usage/extensions/napoleon.html');
-      expect(result.skipped).toContainEqual({
-        url: `${server.origin}/man/index.html`,
-        reason: 'disallowed-by-robots',
-      });
-      expect(server.requests.filter((path) => path.startsWith('/man/'))).toEqual([]);
-    },
-    crawlTimeoutMs,
-  );
 
   it('stops at the page limit without fetching far beyond it', async () => {
     const server = await serve({});
@@ -225,8 +227,13 @@ describe('crawling a small site', () => {
       'Home',
       `<a href="/a.html">a</a> <a href="/a.html?ref=mail">a again</a> <a href="/b/">b</a> <a href="/b/index.html">b index</a>
        <a href="/c/">c</a> <a href="/c/index.html">c index</a> <a href="/logo.png">logo</a> <a href="/data">data</a>
-       <a href="http://example.invalid/elsewhere">elsewhere</a> <a href="/moved">moved</a> <a href="#top">top</a>`,
+       <a href="http://example.invalid/elsewhere">elsewhere</a> <a href="/moved">moved</a> <a href="#top">top</a>
+       <a href="/deep/1.html">deeper</a>`,
     ),
+    '/deep/1.html': page('Depth 1', '<a href="2.html">deeper</a>'),
+    '/deep/2.html': page('Depth 2', '<a href="3.html">deeper</a>'),
+    '/deep/3.html': page('Depth 3', '<a href="4.html">deeper</a>'),
+    '/deep/4.html': page('Depth 4', 'Too deep to be reached.'),
     '/a.html': page('A', 'The alpha page describes the first letter.'),
     '/a.html?ref=mail': page(
       'A',
@@ -278,7 +285,16 @@ describe('crawling a small site', () => {
   it('de-duplicates by canonical link and by content, and skips non-pages', async () => {
     const result = await crawlWebsite(`${server.origin}/`);
     expect(result.mode).toBe('links');
-    expect(pathsOf(result, server.origin)).toEqual(['', 'a.html', 'b/', 'c/', 'c/index.html']);
+    expect(pathsOf(result, server.origin)).toEqual([
+      '',
+      'a.html',
+      'b/',
+      'c/',
+      'c/index.html',
+      'deep/1.html',
+      'deep/2.html',
+      'deep/3.html',
+    ]);
     expect(result.skipped).toEqual(
       expect.arrayContaining([
         { url: `${server.origin}/a.html?ref=mail`, reason: 'duplicate' },
@@ -289,6 +305,16 @@ describe('crawling a small site', () => {
     );
     expect(server.requests).not.toContain('/logo.png');
     expect(server.requests.filter((path) => path.includes('elsewhere'))).toEqual([]);
+  });
+
+  it('follows links no deeper than maxDepth', async () => {
+    const deepPages = async (maxDepth: number) =>
+      pathsOf(await crawlWebsite(`${server.origin}/`, { maxDepth }), server.origin).filter((path) =>
+        path.startsWith('deep/'),
+      );
+    expect(await deepPages(1)).toEqual(['deep/1.html']);
+    expect(await deepPages(2)).toEqual(['deep/1.html', 'deep/2.html']);
+    expect(server.requests).not.toContain('/deep/4.html');
   });
 
   it('reads sitemap index files named by robots.txt, gzipped or not, and applies robots.txt to them', async () => {
