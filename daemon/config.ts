@@ -8,6 +8,8 @@ const ProviderModel = z.object({
   base_url: z.string().exactOptional(),
   model: z.string(),
   api_key_env: z.string().exactOptional(),
+  /** The model's context window in tokens, for fitting history into the prompt. */
+  context_tokens: z.number().int().positive().exactOptional(),
 });
 
 const Limits = z.object({

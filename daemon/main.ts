@@ -52,12 +52,23 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
-function runMaintenance(work: () => Promise<void>, logger: Logger): NodeJS.Timeout {
+/** Runs `work` every minute, never two at once; `stop` waits for a run in progress. */
+function runMaintenance(work: () => Promise<void>, logger: Logger): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    work().catch((error: unknown) => logger.log('warn', 'maintenance failed', { error: String(error) }));
+    running ??= work()
+      .catch((error: unknown) => logger.log('warn', 'maintenance failed', { error: String(error) }))
+      .finally(() => {
+        running = undefined;
+      });
   }, MAINTENANCE_INTERVAL_MS);
   timer.unref();
-  return timer;
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 /** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
@@ -117,7 +128,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
       closing ??= (async () => {
-        clearInterval(maintenance);
+        await maintenance.stop();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -125,7 +136,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         clearTimeout(force);
         await services.ingestion.stop();
         await chunkIndex?.close();
-        store.close();
+        await store.close();
         await rm(stateFile, { force: true });
         logger.log('info', 'daemon stopped');
         await logger.close();
@@ -139,7 +150,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     return { url, config, services, close };
   } catch (error) {
     await chunkIndex?.close();
-    store.close();
+    await store.close();
     await logger.close();
     await lock.release();
     throw error;

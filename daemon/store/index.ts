@@ -21,7 +21,7 @@ export interface Store {
   readonly messages: RecordTable<MessageRecord>;
   /** Compacts every table written since the last call and removes versions older than a minute. */
   maintain(): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Opens (creating on first use) every metadata table under `directory`. */
@@ -52,8 +52,8 @@ export async function openStore(directory: string): Promise<Store> {
       const olderThan = new Date(Date.now() - 60_000);
       for (const table of all) await table.maintain(olderThan);
     },
-    close() {
-      for (const table of all) table.close();
+    async close() {
+      for (const table of all) await table.close();
       connection.close();
     },
   };

@@ -102,7 +102,9 @@ export class RecordTable<T extends StoredRecord> {
     await this.table.optimize({ cleanupOlderThan: olderThan });
   }
 
-  close(): void {
+  /** Waits for queued writes to commit, then releases the table. */
+  async close(): Promise<void> {
+    await this.flushing;
     this.table.close();
   }
 

@@ -40,7 +40,7 @@ describe('authentication and accounts', () => {
         headers: header ? { authorization: header } : {},
       });
       expect(response.status, label).toBe(401);
-      expect((await response.json()).error.type).toBe('unauthorized');
+      expect(((await response.json()) as any).error.type).toBe('unauthorized');
     }
   });
 

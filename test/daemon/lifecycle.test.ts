@@ -141,7 +141,7 @@ describe('daemon lifecycle', () => {
       const store = await openStore(join(home, 'data', 'db'));
       const record = store.applications.get(app.id)!;
       await store.applications.put({ ...record, deleting: true });
-      store.close();
+      await store.close();
 
       await daemon.restart();
       expect((await daemon.call('GET', `/applications/${app.id}`)).status).toBe(404);
@@ -163,7 +163,7 @@ describe('daemon lifecycle', () => {
           .values()
           .every((message) => conversations.some((c: { id: string }) => c.id === message.conversation_id)),
       ).toBe(true);
-      after.close();
+      await after.close();
     } finally {
       await rm(home, { recursive: true, force: true });
     }

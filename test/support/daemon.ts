@@ -22,7 +22,7 @@ export interface TestDaemon {
 
 /** A real daemon on a free port with its own temporary CKB_HOME and no provider (offline defaults). */
 export async function startTestDaemon(
-  options: { home?: string; config?: Record<string, unknown> } = {},
+  options: { home?: string; config?: Record<string, unknown>; clock?: Clock; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TestDaemon> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'ckb-test-')));
   if (options.config) {
