@@ -153,6 +153,7 @@ export function createClient(options: ClientOptions) {
         await response.body.dump().catch(() => undefined);
         throw new InvalidResponseError(`expected an event stream from POST /conversations, got "${type}"`);
       }
+      // The stream reports a caller's abort as RequestAbortedError by looking at its own controller.
       request?.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       response.body.on('error', () => undefined);
       return new ReplyStream(response.body, controller);

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
+import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
 import { type CliResult, cliEnvironment, freePort, runCli } from './run.ts';
 
 let daemon: TestDaemon;
@@ -106,7 +106,7 @@ describe('sources, files and search', () => {
   let app: string;
 
   beforeAll(async () => {
-    app = (await ckb('app', 'create', '--name', 'Docs')).stdout.trim();
+    app = (await daemon.call('POST', '/applications', { name: 'Docs' })).body.id;
   });
 
   it('source add --file --wait uploads a local file and waits until COMPLETED', async () => {
@@ -183,9 +183,15 @@ describe('sources, files and search', () => {
   });
 
   it('app clear-sources deletes them all', async () => {
-    const other = (await ckb('app', 'create', '--name', 'Cleared')).stdout.trim();
-    await ckb('source', 'add', '--app', other, '--text', 'one');
-    await ckb('source', 'add', '--app', other, '--text', 'two');
+    const other = (await daemon.call('POST', '/applications', { name: 'Cleared' })).body.id;
+    for (const text of ['one', 'two']) {
+      await daemon.call('POST', '/sources', {
+        application_id: other,
+        type: 'text',
+        name: text,
+        content: text,
+      });
+    }
     expect(json(await ckb('--json', 'app', 'clear-sources', other))).toEqual({
       application_id: other,
       deleted: 2,
@@ -197,16 +203,14 @@ describe('conversations', () => {
   let app: string;
 
   beforeAll(async () => {
-    app = (await ckb('app', 'create', '--name', 'Chat')).stdout.trim();
-    await ckb(
-      'source',
-      'add',
-      '--app',
-      app,
-      '--text',
-      'Basil grows best with six hours of warm sun.',
-      '--wait',
-    );
+    app = (await daemon.call('POST', '/applications', { name: 'Chat' })).body.id;
+    const source = await daemon.call('POST', '/sources', {
+      application_id: app,
+      type: 'text',
+      name: 'Basil grows best',
+      content: 'Basil grows best with six hours of warm sun.',
+    });
+    await waitForSource(daemon, source.body.id);
   });
 
   it('ask streams the reply into a pipe, then its sources', async () => {
