@@ -5,7 +5,7 @@ import { decodeText } from './charset.ts';
 import { classifyResponse, titled } from './document.ts';
 import { FetchError } from './errors.ts';
 import type { FetchFailure } from './fetch.ts';
-import { createHtmlExtractor, type HtmlExtractor } from './html-pool.ts';
+import { sharedHtmlExtractor } from './html-pool.ts';
 import {
   createWebClient,
   defaultUserAgent,
@@ -76,7 +76,6 @@ type Outcome =
   | { kind: 'failure'; failure: FetchFailure };
 
 interface CrawlState {
-  extractor: HtmlExtractor;
   origin: string;
   robots: RobotsRules;
   /** Addresses queued or fetched, so each is requested once. */
@@ -96,10 +95,9 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
   const concurrency = options.concurrencyPerHost ?? 4;
   const userAgent = options.userAgent ?? defaultUserAgent;
   const client = createWebClient(options);
-  const extractor = createHtmlExtractor();
   try {
     const start = parseHttpUrl(startUrl);
-    const state = await beginCrawl(client, start, userAgent, extractor);
+    const state = await beginCrawl(client, start, userAgent);
     const startOutcome = await fetchPage(client, state, start.href);
     if (startOutcome.kind === 'failure') {
       throw new FetchError(startOutcome.failure.url, startOutcome.failure.message);
@@ -131,22 +129,16 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
       mode,
     };
   } finally {
-    await Promise.all([client.close(), extractor.close()]);
+    await client.close();
   }
 }
 
-async function beginCrawl(
-  client: WebClient,
-  start: URL,
-  userAgent: string,
-  extractor: HtmlExtractor,
-): Promise<CrawlState> {
+async function beginCrawl(client: WebClient, start: URL, userAgent: string): Promise<CrawlState> {
   const robots = await readRobots(client, start.origin, userAgent);
   if (!robots.allows(start.href)) {
     throw new FetchError(start.href, `the robots.txt of ${start.origin} forbids crawling ${start.href}`);
   }
   return {
-    extractor,
     origin: start.origin,
     robots,
     seen: new Set([start.href]),
@@ -245,7 +237,7 @@ async function fetchPage(client: WebClient, state: CrawlState, url: string): Pro
     if (!sameOrigin(response.url, state.origin)) return skip('off-site-redirect');
     if (!state.robots.allows(response.url)) return skip('disallowed-by-robots');
     if (classifyResponse(response.url, response.mediaType).kind !== 'html') return skip('not-html');
-    const page = await state.extractor.extract(
+    const page = await sharedHtmlExtractor.extract(
       decodeText(await response.read(), response.charset),
       response.url,
     );

@@ -1,7 +1,7 @@
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { asSinglePage, readResponse } from './document.ts';
 import { FetchError } from './errors.ts';
-import { createHtmlExtractor } from './html-pool.ts';
+import { sharedHtmlExtractor } from './html-pool.ts';
 import { createWebClient, type FetchOptions } from './http.ts';
 import { mapConcurrent } from './pool.ts';
 
@@ -30,12 +30,15 @@ export async function fetchPages(
   options: FetchOptions & { concurrency?: number } = {},
 ): Promise<{ document: ExtractedDocument; failures: FetchFailure[] }> {
   const client = createWebClient(options);
-  const extractor = createHtmlExtractor();
   try {
     const outcomes = await mapConcurrent(urls, options.concurrency ?? 4, async (url, index) => {
       try {
         return {
-          page: asSinglePage(await readResponse(await client.open(url), extractor.extract), index + 1, url),
+          page: asSinglePage(
+            await readResponse(await client.open(url), sharedHtmlExtractor.extract),
+            index + 1,
+            url,
+          ),
         };
       } catch (error) {
         if (options.signal?.aborted) throw error;
@@ -57,6 +60,6 @@ export async function fetchPages(
     }
     return { document: { pages }, failures };
   } finally {
-    await Promise.all([client.close(), extractor.close()]);
+    await client.close();
   }
 }

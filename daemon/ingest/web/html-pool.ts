@@ -5,7 +5,6 @@ import type { HtmlPage } from '../extract/index.ts';
 /** Turns HTML into page text off the main thread. */
 export interface HtmlExtractor {
   extract(html: string, url: string): Promise<HtmlPage>;
-  close(): Promise<void>;
 }
 
 interface Task {
@@ -24,7 +23,9 @@ const workerFile = new URL(
 
 /**
  * Readability takes from tens of milliseconds to over a second per page, which would stall the daemon's
- * event loop during a crawl; worker threads keep it responsive and use every core.
+ * event loop during a crawl; worker threads keep it responsive and use every core. Idle workers are
+ * unreferenced, so the pool never holds the process open, and they are kept because starting one
+ * (loading linkedom and Readability) costs more than a typical page.
  */
 export function createHtmlExtractor(size = availableParallelism()): HtmlExtractor {
   const workers = new Set<Worker>();
@@ -37,6 +38,7 @@ export function createHtmlExtractor(size = availableParallelism()): HtmlExtracto
       const worker = idle.pop() ?? spawn();
       const task = queue.shift()!;
       running.set(worker, task);
+      worker.ref();
       worker.postMessage({ html: task.html, url: task.url });
     }
   };
@@ -45,20 +47,27 @@ export function createHtmlExtractor(size = availableParallelism()): HtmlExtracto
     running.delete(worker);
     if (task) outcome(task);
   };
+  const retire = (worker: Worker, error: Error) => {
+    workers.delete(worker);
+    const idleIndex = idle.indexOf(worker);
+    if (idleIndex >= 0) idle.splice(idleIndex, 1);
+    settle(worker, (task) => task.reject(error));
+    dispatch();
+  };
   const spawn = (): Worker => {
     const worker = new Worker(workerFile);
     worker.on('message', (reply: Reply) => {
       settle(worker, (task) =>
         'page' in reply ? task.resolve(reply.page) : task.reject(new Error(reply.error)),
       );
+      worker.unref();
       idle.push(worker);
       dispatch();
     });
-    worker.on('error', (error) => {
-      workers.delete(worker);
-      settle(worker, (task) => task.reject(error));
-      dispatch();
-    });
+    worker.on('error', (error) => retire(worker, error));
+    worker.on('exit', (code) =>
+      retire(worker, new Error(`the HTML extraction worker stopped (exit code ${code})`)),
+    );
     workers.add(worker);
     return worker;
   };
@@ -69,8 +78,8 @@ export function createHtmlExtractor(size = availableParallelism()): HtmlExtracto
         queue.push({ html, url, resolve, reject });
         dispatch();
       }),
-    close: async () => {
-      await Promise.all([...workers].map((worker) => worker.terminate()));
-    },
   };
 }
+
+/** The one pool every crawl and URL list shares. */
+export const sharedHtmlExtractor: HtmlExtractor = createHtmlExtractor();
