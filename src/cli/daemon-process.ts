@@ -3,7 +3,7 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { createClient, DaemonUnreachableError } from '../client/index.ts';
+import { createClient, DaemonUnreachableError, RequestAbortedError } from '../client/index.ts';
 import { ExitError } from './exit.ts';
 
 const START_TIMEOUT_MS = 30_000;
@@ -44,8 +44,8 @@ export async function isAnswering(url: string): Promise<boolean> {
     await createClient({ url }).health({ signal: AbortSignal.timeout(2_000) });
     return true;
   } catch (error) {
-    if (error instanceof DaemonUnreachableError) return false;
-    if ((error as Error).name === 'RequestAbortedError') return false;
+    // A daemon too busy to answer /health within the timeout counts as absent, like a refused connection.
+    if (error instanceof DaemonUnreachableError || error instanceof RequestAbortedError) return false;
     throw error;
   }
 }
