@@ -22,7 +22,10 @@ export function idList(ids: readonly string[]): string {
   return ids.map(quote).join(', ');
 }
 
-type Write<T> = { kind: 'put'; records: T[] } | { kind: 'delete'; ids: readonly string[] };
+type Write<T> =
+  | { kind: 'put'; records: T[] }
+  | { kind: 'delete'; ids: readonly string[] }
+  | { kind: 'maintain'; olderThan: Date };
 
 interface QueuedWrite<T> {
   write: Write<T>;
@@ -94,12 +97,14 @@ export class RecordTable<T extends StoredRecord> {
     return ids.length === 0 ? Promise.resolve() : this.enqueue({ kind: 'delete', ids });
   }
 
-  /** Compacts files and drops old versions so many small writes do not grow the directory without bound. */
-  async maintain(olderThan: Date): Promise<void> {
-    await this.flushing;
-    if (this.writesSinceMaintenance === 0) return;
-    this.writesSinceMaintenance = 0;
-    await this.table.optimize({ cleanupOlderThan: olderThan });
+  /**
+   * Compacts files and drops old versions so many small writes do not grow the directory without bound.
+   * It queues like a write: a compaction running beside a commit would conflict with it.
+   */
+  maintain(olderThan: Date): Promise<void> {
+    return this.writesSinceMaintenance === 0
+      ? Promise.resolve()
+      : this.enqueue({ kind: 'maintain', olderThan });
   }
 
   /** Waits for queued writes to commit, then releases the table. */
@@ -136,8 +141,14 @@ export class RecordTable<T extends StoredRecord> {
   }
 
   private async commit(writes: Write<T>[]): Promise<void> {
+    const first = writes[0];
+    if (first?.kind === 'maintain') {
+      this.writesSinceMaintenance = 0;
+      await this.table.optimize({ cleanupOlderThan: first.olderThan });
+      return;
+    }
     this.writesSinceMaintenance += 1;
-    if (writes[0]?.kind === 'delete') {
+    if (first?.kind === 'delete') {
       const ids = writes.flatMap((write) => (write.kind === 'delete' ? write.ids : []));
       for (let start = 0; start < ids.length; start += 500) {
         await this.table.delete(`id IN (${idList(ids.slice(start, start + 500))})`);
