@@ -1,0 +1,64 @@
+// `npm run bench`: every benchmark in one run, figures to bench/results/latest.json and a table of the
+// headline figures against the issues' targets. Peers run beside ckb inside each benchmark.
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+
+type Figures = Record<string, unknown>;
+
+const BENCHMARKS: Record<string, () => Promise<Figures>> = {
+  cli: async () => (await import('./cli.ts')).run() as Promise<Figures>,
+  api: async () => (await import('./api.ts')).run(),
+  ingest: async () => (await import('./ingest.ts')).run(),
+  retrieval: async () => (await import('./retrieval.ts')).run({ latency: true }),
+  responder: async () => (await import('./responder.ts')).run() as unknown as Promise<Figures>,
+};
+
+/** Headline figures: where they are in the results, and the target they answer to. */
+const HEADLINES: [label: string, path: string, target: string, pass: (value: number) => boolean][] = [
+  ['ckb --help / bare node', 'cli.help_over_bare', '<= 1.5', (v) => v <= 1.5],
+  ['API throughput / Koa hello-world', 'api.throughput_ratio', '>= 0.5', (v) => v >= 0.5],
+  ['API p99 (ms)', 'api.ckb_get_application.p99_ms', '< 20', (v) => v < 20],
+  ['QA Markdown ingestion (MB/s)', 'ingest.qa_markdown.text_mb_per_second', '>= 2', (v) => v >= 2],
+  ['pipeline overhead (ckb / bare)', 'ingest.pipeline_overhead.ratio', '<= 1.3', (v) => v <= 1.3],
+  ['good corpus files completed', 'ingest.files_corpus.completed', 'all 20', (v) => v === 20],
+  ['SQuAD hybrid hit@5', 'retrieval.headline.squad_hybrid_hit5', '>= 0.90', (v) => v >= 0.9],
+  ['SQuAD hybrid − best peer (points)', 'retrieval.headline.squad_margin_points', '>= 3', (v) => v >= 3],
+  ['search p95 at 100k chunks (ms)', 'retrieval.headline.search_p95_ms_100k', '<= 50', (v) => v <= 50],
+  ['offline replies with a gold answer', 'responder.goldAnswerContained', '>= 0.60', (v) => v >= 0.6],
+  ['offline reply median words', 'responder.medianReplyWords', '< 60', (v) => v < 60],
+];
+
+function at(results: Figures, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value as Figures | undefined)?.[key], results);
+}
+
+const only = process.argv.slice(2);
+const results: Figures = {
+  measured_at: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  load_average_1m: Math.round(loadavg()[0]! * 10) / 10,
+};
+for (const [name, benchmark] of Object.entries(BENCHMARKS)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  process.stderr.write(`bench: ${name}…\n`);
+  const started = performance.now();
+  try {
+    results[name] = await benchmark();
+  } catch (error) {
+    results[name] = { error: String(error) };
+  }
+  process.stderr.write(`bench: ${name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
+}
+await writeFile(resolve(import.meta.dirname, 'results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const rows = HEADLINES.map(([label, path, target, pass]) => {
+  const value = at(results, path);
+  const verdict = typeof value === 'number' ? (pass(value) ? 'met' : 'MISSED') : 'not measured';
+  return [label, value === undefined ? '–' : String(value), target, verdict];
+});
+const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]!.length), 6));
+for (const row of [['figure', 'value', 'target', ''], ...rows]) {
+  console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
+}
