@@ -116,6 +116,11 @@ describe('crawling the Sphinx documentation site', () => {
       expect(result.failures).toEqual([]);
     });
 
+    it('asks the server a few pages at a time', () => {
+      expect(server.maxConcurrent).toBeGreaterThan(1);
+      expect(server.maxConcurrent).toBeLessThanOrEqual(4);
+    });
+
     it('never requests a page robots.txt disallows, though the sitemap lists them', () => {
       expect(server.requests.filter((path) => path.startsWith('/man/'))).toEqual([]);
       expect(
@@ -342,7 +347,7 @@ describe('crawling a small site', () => {
       const error = await crawlWebsite(`${server.origin}/`).catch((reason: unknown) => reason);
       expect(error).toBeInstanceOf(FetchError);
       expect((error as FetchError).message).toBe(
-        `${server.origin}/robots.txt could not be read (${server.origin}/robots.txt answered 503 Service Unavailable), so the site's crawl rules are unknown`,
+        `${server.origin}/robots.txt answered 503 Service Unavailable, so the site's crawl rules are unknown`,
       );
     } finally {
       robots.status = 404;

@@ -79,6 +79,17 @@ beforeAll(async () => {
           ),
           'text/html',
         );
+      case '/user-agent':
+        return html(response, page('Visitor', `You are ${request.headers['user-agent']}.`));
+      case '/utf16':
+        return html(
+          response,
+          Buffer.concat([
+            Buffer.from([0xff, 0xfe]),
+            Buffer.from(page('Ünïcode', 'Zoë’s naïve café.'), 'utf16le'),
+          ]),
+          'text/html; charset=iso-8859-1',
+        );
       case '/notes.txt':
         return html(response, 'Plain notes: the ferry leaves at nine.\n', 'text/plain; charset=utf-8');
       case '/report.pdf':
@@ -165,6 +176,17 @@ describe('fetchDocument', () => {
     expect(latin1.pages[0]?.text).toContain('Crème brûlée à la façon de grand-mère, naïve et déçue.');
     const meta = await fetchDocument(`${server.origin}/meta-charset`);
     expect(meta.pages[0]?.text).toContain('Entrée du jour: pâté.');
+  });
+
+  it('lets a byte-order mark override the declared charset', async () => {
+    const document = await fetchDocument(`${server.origin}/utf16`);
+    expect(document.title).toBe('Ünïcode');
+    expect(document.pages[0]?.text).toContain('Zoë’s naïve café.');
+  });
+
+  it('introduces itself with a clear User-Agent', async () => {
+    const document = await fetchDocument(`${server.origin}/user-agent`);
+    expect(document.pages[0]?.text).toContain('You are ckb/0.1 (+local knowledge base).');
   });
 
   it('decompresses a gzip-encoded page', async () => {

@@ -8,6 +8,8 @@ export interface RunningServer {
   origin: string;
   /** Every request path received, in order (query strings included). */
   requests: string[];
+  /** The most requests that were ever being answered at the same time. */
+  readonly maxConcurrent: number;
   close(): Promise<void>;
 }
 
@@ -16,9 +18,13 @@ export async function startServer(
   handler: (request: IncomingMessage, response: ServerResponse, origin: string) => unknown,
 ): Promise<RunningServer> {
   const requests: string[] = [];
+  const concurrency = { current: 0, max: 0 };
   let origin = '';
   const server: Server = createServer((request, response) => {
     requests.push(request.url ?? '');
+    concurrency.current++;
+    concurrency.max = Math.max(concurrency.max, concurrency.current);
+    response.on('close', () => concurrency.current--);
     Promise.resolve(handler(request, response, origin)).catch((error: unknown) => {
       response.destroy(error instanceof Error ? error : new Error(String(error)));
     });
@@ -28,6 +34,9 @@ export async function startServer(
   return {
     origin,
     requests,
+    get maxConcurrent() {
+      return concurrency.max;
+    },
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -23,22 +23,12 @@ export async function readRobots(client: WebClient, origin: string, userAgent: s
     const response = await client.open(robotsUrl, 'text/plain,*/*;q=0.5');
     text = decodeText(await response.read(), response.charset);
   } catch (error) {
-    if (
-      error instanceof FetchError &&
-      error.status !== undefined &&
-      error.status >= 400 &&
-      error.status < 500
-    ) {
-      return { allows: () => true, sitemaps: [] };
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new FetchError(
-      robotsUrl,
-      `${robotsUrl} could not be read (${reason}), so the site's crawl rules are unknown`,
-      {
-        cause: error,
-      },
-    );
+    if (!(error instanceof FetchError) || error.status === undefined) throw error;
+    if (error.status < 500) return { allows: () => true, sitemaps: [] };
+    throw new FetchError(robotsUrl, `${error.message}, so the site's crawl rules are unknown`, {
+      cause: error,
+      status: error.status,
+    });
   }
   const robots = robotsParser(robotsUrl, text);
   // robots.txt groups are matched by the product token alone ("ckb" in "ckb/0.1 (...)").
