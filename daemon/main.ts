@@ -1,10 +1,12 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type DaemonConfig, readConfigFile, resolveDaemonConfig, updateConfigFile } from './config.ts';
+import { invalidRequest, toErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
@@ -50,6 +52,27 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
     server.once('error', reject);
     server.listen(port, host, () => resolve(server.address() as AddressInfo));
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (a URL or headers over its 16 KiB limit, broken framing) never reach
+ * Koa, and Node answers them with an empty body; they get the contract's error body like every other error.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request URL and headers are too large: they must fit in 16 KiB'
+      : 'the request is not valid HTTP/1.1';
+  const { status, body } = toErrorResponse(invalidRequest(message));
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 /** Runs `work` every minute, never two at once; `stop` waits for a run in progress. */
@@ -107,6 +130,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       ratePerMinute: config.limits.rate_limit_per_minute,
     });
     const server = createServer(app.callback());
+    server.on('clientError', answerClientError);
     const address = await listen(server, config.port, config.host);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
