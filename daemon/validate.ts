@@ -13,6 +13,8 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
   throw invalidRequest(prefixed, param);
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Reads a JSON request body, bounded by `limit` bytes so a huge body is refused without being held. */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const declared = Number(ctx.get('content-length') || 0);
@@ -30,7 +32,13 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   if (!ctx.is('application/json')) {
     throw invalidRequest('the request body must be JSON, sent with "Content-Type: application/json"');
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    text = strictUtf8.decode(Buffer.concat(chunks));
+  } catch {
+    // Decoding leniently would store U+FFFD in place of the caller's bytes: a silent change of their data.
+    throw invalidRequest('the request body is not valid UTF-8');
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
