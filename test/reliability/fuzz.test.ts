@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ENDPOINTS } from '../../src/api/endpoints.ts';
+import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { generateRequests, type KnownIds, runFuzz } from './fuzz.ts';
+import { snapshot } from './support.ts';
+
+let daemon: TestDaemon;
+let known: KnownIds;
+
+beforeAll(async () => {
+  daemon = await startTestDaemon();
+  const application = (await daemon.call('POST', '/applications', { name: 'fuzzed' })).body.id;
+  const source = (
+    await daemon.call('POST', '/sources', {
+      application_id: application,
+      type: 'text',
+      name: 'notes',
+      content: 'The lighthouse keeper logs every storm in the harbour chart.',
+    })
+  ).body.id;
+  await waitForSource(daemon, source);
+  const conversation = (
+    await daemon.call('POST', '/conversations', { application_id: application, message: 'Who logs storms?' })
+  ).body.conversation_id;
+  known = { application, source, conversation };
+});
+
+afterAll(() => daemon.close());
+
+test('malformed and hostile requests across every endpoint: no 5xx, contract-shaped errors, nothing changed', async () => {
+  const count = Number(process.env['CKB_FUZZ_COUNT'] ?? 1_000);
+  const requests = generateRequests(count, 6, known, daemon.apiKey);
+  expect(new Set(requests.map((request) => request.endpoint)).size).toBe(ENDPOINTS.length);
+  const before = await snapshot(daemon);
+  const outcome = await runFuzz(daemon, requests);
+  expect(outcome.failures.slice(0, 5)).toEqual([]);
+  expect(outcome.requests).toBe(count);
+  expect(await snapshot(daemon)).toEqual(before);
+  expect((await daemon.call('GET', '/health')).status).toBe(200);
+});
