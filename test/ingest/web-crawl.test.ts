@@ -354,6 +354,28 @@ describe('crawling a small site', () => {
     }
   });
 
+  it('moves to the origin the start page redirects to', async () => {
+    const entrance = await startServer((_request, response) => {
+      response.writeHead(301, { location: `${server.origin}/` });
+      response.end();
+    });
+    try {
+      const result = await crawlWebsite(`${entrance.origin}/`, { maxDepth: 1 });
+      expect(result.document.pages[0]?.url).toBe(`${server.origin}/`);
+      expect(pathsOf(result, server.origin)).toContain('a.html');
+      expect(entrance.requests).toEqual(['/robots.txt', '/']);
+    } finally {
+      await entrance.close();
+    }
+  });
+
+  it('fails when the start page is not a web page', async () => {
+    const error = await crawlWebsite(`${server.origin}/data`).catch((reason: unknown) => reason);
+    expect((error as FetchError).message).toBe(
+      `${server.origin}/data is not a web page, and a crawl starts from an HTML page`,
+    );
+  });
+
   it('fails when the start page cannot be read', async () => {
     const error = await crawlWebsite(`${server.origin}/nowhere.html`).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(FetchError);

@@ -98,18 +98,14 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
   try {
     const start = parseHttpUrl(startUrl);
     const state = await beginCrawl(client, start, userAgent);
-    const startOutcome = await fetchPage(client, state, start.href);
+    const startOutcome = await fetchPage(client, state, start.href, { anyOrigin: true });
     if (startOutcome.kind === 'failure') {
       throw new FetchError(startOutcome.failure.url, startOutcome.failure.message);
     }
     await adoptRedirectedOrigin(client, state, startOutcome, userAgent);
     const next = accept(state, [startOutcome], options.onPage);
-    if (state.pages.length === 0) {
-      throw new FetchError(
-        start.href,
-        `${start.href} is not a readable web page (${startOutcome.kind === 'skip' ? startOutcome.skip.reason : 'no text'})`,
-      );
-    }
+    const startSkip = state.skipped[0];
+    if (state.pages.length === 0 && startSkip) throw startPageError(startSkip, state.origin);
     const sitemapPages = maxDepth >= 1 ? await sitemapCandidates(client, state) : [];
     const mode = sitemapPages.length > 0 ? 'sitemap' : 'links';
     let level = mode === 'sitemap' ? sitemapPages : next.map((url) => ({ url, depth: 1 }));
@@ -117,7 +113,7 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
       const links = await crawlLevel(client, state, enqueue(state, level), {
         maxPages,
         concurrency,
-        ...options,
+        onPage: options.onPage,
       });
       const depth = (level[0]?.depth ?? 0) + 1;
       level = mode === 'links' ? links.map((url) => ({ url, depth })) : [];
@@ -131,6 +127,17 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
   } finally {
     await client.close();
   }
+}
+
+function startPageError(skip: CrawlSkip, origin: string): FetchError {
+  const messages: Record<SkipReason, string> = {
+    'disallowed-by-robots': `the robots.txt of ${origin} forbids crawling ${skip.url}`,
+    'not-html': `${skip.url} is not a web page, and a crawl starts from an HTML page`,
+    'no-text': `${skip.url} has no readable text`,
+    duplicate: `${skip.url} repeats another page`,
+    'off-site-redirect': `${skip.url} redirects to another site`,
+  };
+  return new FetchError(skip.url, messages[skip.reason]);
 }
 
 async function beginCrawl(client: WebClient, start: URL, userAgent: string): Promise<CrawlState> {
@@ -200,7 +207,7 @@ async function crawlLevel(
   client: WebClient,
   state: CrawlState,
   urls: string[],
-  settings: { maxPages: number; concurrency: number; onPage?: (count: number) => void },
+  settings: { maxPages: number; concurrency: number; onPage: ((count: number) => void) | undefined },
 ): Promise<string[]> {
   const links: string[] = [];
   let cursor = 0;
@@ -227,14 +234,19 @@ async function crawlLevel(
   return links;
 }
 
-async function fetchPage(client: WebClient, state: CrawlState, url: string): Promise<Outcome> {
+async function fetchPage(
+  client: WebClient,
+  state: CrawlState,
+  url: string,
+  { anyOrigin = false } = {},
+): Promise<Outcome> {
   try {
     const response = await client.open(url);
     const skip = (reason: SkipReason): Outcome => {
       response.discard();
       return { kind: 'skip', skip: { url, reason } };
     };
-    if (!sameOrigin(response.url, state.origin)) return skip('off-site-redirect');
+    if (!anyOrigin && !sameOrigin(response.url, state.origin)) return skip('off-site-redirect');
     if (!state.robots.allows(response.url)) return skip('disallowed-by-robots');
     if (classifyResponse(response.url, response.mediaType).kind !== 'html') return skip('not-html');
     const page = await sharedHtmlExtractor.extract(

@@ -57,7 +57,7 @@ function extensionOf(url: string): string {
   }
 }
 
-export function unreadableError(url: string, mediaType: string): FetchError {
+function unreadableError(url: string, mediaType: string): FetchError {
   return new FetchError(
     url,
     `${url} is ${mediaType || 'of an unknown type'}, which ckb cannot read (it reads web pages and PDF, Word, PowerPoint, Markdown, JSON, e-mail and text files)`,
