@@ -93,11 +93,50 @@ const abbreviations = new Set([
   'b.c',
 ]);
 
+/** A line that stands alone in Markdown: a table row, a list item or a heading. */
+const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
+
 /**
- * Splits prose into sentences at `.`, `!` or `?` followed by space and a capital, digit or quote,
- * except after common abbreviations and initials ("U.S.", "Dr.", "J. R.").
+ * Splits Markdown-ish text into blocks: paragraphs, and each table row, list item or heading on its own,
+ * so a table or a list is never answered as one run-on "sentence". Table rules (`|---|`) are dropped and
+ * cell separators become semicolons.
+ */
+function blocks(text: string): string[] {
+  const result: string[] = [];
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length > 0) result.push(paragraph.join(' '));
+    paragraph = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      endParagraph();
+    } else if (STANDALONE_LINE.test(line)) {
+      endParagraph();
+      if (/^\s*\|?[\s|:-]+\|?\s*$/.test(line)) continue;
+      result.push(
+        line
+          .trim()
+          .replace(/^\|\s*|\s*\|$/g, '')
+          .replace(/\s*\|\s*/g, '; '),
+      );
+    } else {
+      paragraph.push(line);
+    }
+  }
+  endParagraph();
+  return result;
+}
+
+/**
+ * Splits text into sentences: first into Markdown blocks, then at `.`, `!` or `?` followed by space and a
+ * capital, digit or quote, except after common abbreviations and initials ("U.S.", "Dr.", "J. R.").
  */
 export function sentences(text: string): string[] {
+  return blocks(text).flatMap(proseSentences);
+}
+
+function proseSentences(text: string): string[] {
   const result: string[] = [];
   const normalised = text.replace(/\s+/g, ' ').trim();
   let start = 0;
