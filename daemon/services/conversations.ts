@@ -24,7 +24,7 @@ import type {
 import { findApplication } from './applications.ts';
 import type { Deletion } from './deletion.ts';
 import { newestFirst } from './paging.ts';
-import { completedSources } from './sources.ts';
+import { searchApplication } from './search.ts';
 
 /** How many passages a turn gives the model as context. */
 const CONTEXT_PASSAGES = 6;
@@ -133,17 +133,13 @@ export function createConversationService(deps: {
     query: string,
     signal: AbortSignal,
   ): Promise<ContextPassage[]> {
-    const sources = completedSources(store, application.id);
-    const names = new Map(sources.map((source) => [source.id, source.name]));
-    const passages = await retriever.search({
-      query,
-      sourceIds: [...names.keys()],
-      limit: CONTEXT_PASSAGES,
-      signal,
-    });
+    const passages = await searchApplication(
+      { store, retriever },
+      { applicationId: application.id, query, limit: CONTEXT_PASSAGES, signal },
+    );
     return passages.map((passage, index) => ({
       number: index + 1,
-      sourceName: names.get(passage.sourceId) ?? passage.sourceId,
+      sourceName: passage.sourceName,
       sourceId: passage.sourceId,
       page: passage.page,
       text: passage.text,

@@ -1,15 +1,38 @@
 import type { SearchBody, SearchResult } from '../../src/api/search.ts';
-import type { Retriever } from '../retrieve/index.ts';
+import type { RetrievedPassage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord } from '../store/records.ts';
 import { findApplication } from './applications.ts';
 import { completedSources } from './sources.ts';
 
+export interface NamedPassage extends RetrievedPassage {
+  sourceName: string;
+}
+
+/** The best passages of an application's COMPLETED sources, with their sources' names: search and conversations share it. */
+export async function searchApplication(
+  deps: { store: Store; retriever: Retriever },
+  input: { applicationId: string; query: string; limit: number; signal: AbortSignal },
+): Promise<NamedPassage[]> {
+  const names = new Map(
+    completedSources(deps.store, input.applicationId).map((source) => [source.id, source.name]),
+  );
+  const passages = await deps.retriever.search({
+    query: input.query,
+    sourceIds: [...names.keys()],
+    limit: input.limit,
+    signal: input.signal,
+  });
+  return passages.map((passage) => ({
+    ...passage,
+    sourceName: names.get(passage.sourceId) ?? passage.sourceId,
+  }));
+}
+
 export type SearchService = ReturnType<typeof createSearchService>;
 
 /** Retrieval alone, ranked exactly as a conversation ranks its context. */
 export function createSearchService(deps: { store: Store; retriever: Retriever }) {
-  const { store, retriever } = deps;
   return {
     async search(
       account: AccountRecord,
@@ -17,18 +40,15 @@ export function createSearchService(deps: { store: Store; retriever: Retriever }
       body: SearchBody,
       signal: AbortSignal,
     ): Promise<SearchResult[]> {
-      const application = findApplication(store, account, applicationId);
-      const names = new Map(
-        completedSources(store, application.id).map((source) => [source.id, source.name]),
-      );
-      const passages = await retriever.search({
+      const application = findApplication(deps.store, account, applicationId);
+      const passages = await searchApplication(deps, {
+        applicationId: application.id,
         query: body.query,
-        sourceIds: [...names.keys()],
         limit: body.limit,
         signal,
       });
       return passages.map((passage) => ({
-        source: names.get(passage.sourceId) ?? passage.sourceId,
+        source: passage.sourceName,
         source_id: passage.sourceId,
         page: passage.page,
         score: passage.score,
