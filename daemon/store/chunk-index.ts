@@ -1,13 +1,9 @@
 import { type Connection, Index, type Table } from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Int32, List, Schema, Utf8 } from 'apache-arrow';
-import { chunkContextText } from '../ingest/chunk.ts';
+import type { Schema } from 'apache-arrow';
 import type { Chunk } from '../ingest/types.ts';
+import { type ChunkRecord, chunkRows, chunkSchema } from './chunk-rows.ts';
 
-export interface ChunkRecord extends Chunk {
-  sourceId: string;
-  applicationId: string;
-  accountId: string;
-}
+export type { ChunkRecord } from './chunk-rows.ts';
 
 export interface ChunkHit {
   sourceId: string;
@@ -65,21 +61,6 @@ export async function openChunkIndex(
   return new LanceChunkIndex(table, embedder);
 }
 
-function chunkSchema(dimensions: number): Schema {
-  return new Schema([
-    new Field('accountId', new Utf8(), false),
-    new Field('applicationId', new Utf8(), false),
-    new Field('sourceId', new Utf8(), false),
-    new Field('chunkIndex', new Int32(), false),
-    new Field('page', new Int32(), false),
-    new Field('text', new Utf8(), false),
-    new Field('headings', new List(new Field('item', new Utf8(), true)), false),
-    new Field('url', new Utf8(), true),
-    new Field('searchText', new Utf8(), false),
-    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
-  ]);
-}
-
 async function ensureFullTextIndex(table: Table): Promise<void> {
   const indices = await table.listIndices();
   if (indices.some((index) => index.columns.includes('searchText'))) return;
@@ -89,17 +70,33 @@ async function ensureFullTextIndex(table: Table): Promise<void> {
   });
 }
 
+type QueuedWrite =
+  | {
+      kind: 'add';
+      records: ChunkRecord[];
+      vectors: Float32Array[];
+      resolve(): void;
+      reject(error: unknown): void;
+    }
+  | { kind: 'task'; run(): Promise<void>; resolve(): void; reject(error: unknown): void };
+
+/** Rows per LanceDB commit when grouping adds; bounds the memory one commit holds. */
+const MAX_ROWS_PER_COMMIT = 20_000;
+
 class LanceChunkIndex implements ChunkIndex {
   readonly embedderId: string;
   private readonly dimensions: number;
   private readonly table: Table;
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly schema: Schema;
+  private queue: QueuedWrite[] = [];
+  private flushing: Promise<void> | undefined;
   private unindexedRows = 0;
 
   constructor(table: Table, embedder: { id: string; dimensions: number }) {
     this.table = table;
     this.embedderId = embedder.id;
     this.dimensions = embedder.dimensions;
+    this.schema = chunkSchema(embedder.dimensions);
   }
 
   add(records: ChunkRecord[], vectors: Float32Array[]): Promise<void> {
@@ -113,11 +110,7 @@ class LanceChunkIndex implements ChunkIndex {
       );
     }
     if (records.length === 0) return Promise.resolve();
-    return this.serialize(async () => {
-      await this.table.add(records.map((record, position) => toRow(record, vectors[position]!)));
-      this.unindexedRows += records.length;
-      if (this.unindexedRows >= UNINDEXED_ROWS_BEFORE_REFRESH) await this.refreshIndexes();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'add', records, vectors, resolve, reject }));
   }
 
   deleteBySources(sourceIds: string[]): Promise<void> {
@@ -173,15 +166,66 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   async close(): Promise<void> {
-    await this.writes;
+    await this.flushing;
     this.table.close();
   }
 
-  /** One write at a time: LanceDB commits concurrent writers by retrying, which is slower and can conflict. */
-  private serialize<T>(write: () => Promise<T>): Promise<T> {
-    const result = this.writes.then(write);
-    this.writes = result.catch(() => undefined);
-    return result;
+  private serialize(run: () => Promise<void>): Promise<void> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'task', run, resolve, reject }));
+  }
+
+  private enqueue(write: QueuedWrite): void {
+    this.queue.push(write);
+    this.flushing ??= this.flush();
+  }
+
+  /**
+   * One write at a time: LanceDB commits concurrent writers by retrying, which is slower and can conflict.
+   * Adds queued while a commit runs (many sources ingesting at once) go into the next commit together, as
+   * each commit costs milliseconds whatever its size; other writes run alone, in order.
+   */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.takeBatch();
+      try {
+        await this.commit(batch);
+        for (const write of batch) write.resolve();
+      } catch (error) {
+        for (const write of batch) write.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  private takeBatch(): QueuedWrite[] {
+    if (this.queue[0]?.kind !== 'add') return this.queue.splice(0, 1);
+    let rows = 0;
+    let end = 0;
+    for (const write of this.queue) {
+      if (write.kind !== 'add' || (end > 0 && rows + write.records.length > MAX_ROWS_PER_COMMIT)) break;
+      rows += write.records.length;
+      end += 1;
+    }
+    return this.queue.splice(0, end);
+  }
+
+  private async commit(batch: QueuedWrite[]): Promise<void> {
+    const first = batch[0]!;
+    if (first.kind === 'task') {
+      await first.run();
+      return;
+    }
+    const adds = batch.filter((write) => write.kind === 'add');
+    const records = adds.flatMap((write) => write.records);
+    await this.table.add(
+      chunkRows(
+        this.schema,
+        records,
+        adds.flatMap((write) => write.vectors),
+      ),
+    );
+    this.unindexedRows += records.length;
+    if (this.unindexedRows >= UNINDEXED_ROWS_BEFORE_REFRESH) await this.refreshIndexes();
   }
 
   private async refreshIndexes(): Promise<void> {
@@ -198,21 +242,6 @@ class LanceChunkIndex implements ChunkIndex {
       config: Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(rows / 20_000)) }),
     });
   }
-}
-
-function toRow(record: ChunkRecord, vector: Float32Array): Record<string, unknown> {
-  return {
-    accountId: record.accountId,
-    applicationId: record.applicationId,
-    sourceId: record.sourceId,
-    chunkIndex: record.index,
-    page: record.page,
-    text: record.text,
-    headings: record.headings,
-    url: record.url ?? null,
-    searchText: chunkContextText(record),
-    vector: Array.from(vector),
-  };
 }
 
 /** A row as LanceDB returns it; list cells arrive as Arrow vectors, hence Iterable. */

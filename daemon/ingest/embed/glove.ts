@@ -2,7 +2,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writ
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
-import { hashedVector } from './hashed.ts';
+import { createHashedVectorizer } from './hashed.ts';
 import { isStopWord, words } from './words.ts';
 
 const DIMENSIONS = 100;
@@ -127,6 +127,7 @@ export async function createCombinedEmbedder(cacheDir: string, gloveShare = 0.3)
   const hashedDimensions = 1024;
   const hashedScale = Math.sqrt(1 - gloveShare);
   const gloveScale = Math.sqrt(gloveShare);
+  const hashedVectorOf = createHashedVectorizer(hashedDimensions);
   return {
     id: `offline-hash-glove-${hashedDimensions + DIMENSIONS}-v1`,
     dimensions: hashedDimensions + DIMENSIONS,
@@ -134,7 +135,7 @@ export async function createCombinedEmbedder(cacheDir: string, gloveShare = 0.3)
       options?.signal?.throwIfAborted();
       return texts.map((text) => {
         const combined = new Float32Array(hashedDimensions + DIMENSIONS);
-        combined.set(hashedVector(text, hashedDimensions).map((value) => value * hashedScale));
+        combined.set(hashedVectorOf(text).map((value) => value * hashedScale));
         combined.set(
           wordVectorAverage(vectors, text).map((value) => value * gloveScale),
           hashedDimensions,

@@ -11,9 +11,13 @@ while who whom why will with would you your yours yourself yourselves also may m
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /[a-z0-9]+/g;
+const NOT_ASCII = /[^\0-\x7f]/;
 
 /** Lower-cased words without diacritics, in order, stop words included. */
 export function words(text: string): string[] {
+  // Most text is ASCII, which has no diacritics to strip: Unicode normalisation would only cost time.
+  if (!NOT_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
 }
 

@@ -1,0 +1,77 @@
+import {
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  List,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
+import { chunkContextText } from '../ingest/chunk.ts';
+import type { Chunk } from '../ingest/types.ts';
+
+export interface ChunkRecord extends Chunk {
+  sourceId: string;
+  applicationId: string;
+  accountId: string;
+}
+
+export function chunkSchema(dimensions: number): Schema {
+  return new Schema([
+    new Field('accountId', new Utf8(), false),
+    new Field('applicationId', new Utf8(), false),
+    new Field('sourceId', new Utf8(), false),
+    new Field('chunkIndex', new Int32(), false),
+    new Field('page', new Int32(), false),
+    new Field('text', new Utf8(), false),
+    new Field('headings', new List(new Field('item', new Utf8(), true)), false),
+    new Field('url', new Utf8(), true),
+    new Field('searchText', new Utf8(), false),
+    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+/**
+ * Builds the Arrow batch LanceDB writes, column by column: all vectors go into one Float32Array, where rows of
+ * JS objects with number arrays cost LanceDB a conversion per value (most of an add's time).
+ */
+export function chunkRows(schema: Schema, records: ChunkRecord[], vectors: Float32Array[]): Table {
+  const length = records.length;
+  const vectorType = schema.fields.find((field) => field.name === 'vector')!.type as FixedSizeList;
+  const dimensions = vectorType.listSize;
+  const values = new Float32Array(length * dimensions);
+  vectors.forEach((vector, position) => {
+    values.set(vector, position * dimensions);
+  });
+  const strings = (read: (record: ChunkRecord) => string | null) =>
+    vectorFromArray(records.map(read), new Utf8()).data[0]!;
+  const integers = (read: (record: ChunkRecord) => number) =>
+    makeData({ type: new Int32(), length, data: Int32Array.from(records, read) });
+  const children = [
+    strings((record) => record.accountId),
+    strings((record) => record.applicationId),
+    strings((record) => record.sourceId),
+    integers((record) => record.index),
+    integers((record) => record.page),
+    strings((record) => record.text),
+    vectorFromArray(
+      records.map((record) => record.headings),
+      schema.fields[6]!.type as List<Utf8>,
+    ).data[0]!,
+    strings((record) => record.url ?? null),
+    strings(chunkContextText),
+    makeData({
+      type: vectorType,
+      length,
+      nullCount: 0,
+      child: makeData({ type: new Float32(), length: length * dimensions, data: values }),
+    }),
+  ];
+  const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, children }));
+  return new Table(schema, [batch]);
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Connection, connect } from '@lancedb/lancedb';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import {
+  type ChunkIndex,
+  type ChunkRecord,
+  chunkTableName,
+  openChunkIndex,
+} from '../../daemon/store/chunk-index.ts';
+
+const embedder = createHashedEmbedder({ dimensions: 64 });
+
+function records(sourceId: string, count: number): ChunkRecord[] {
+  return Array.from({ length: count }, (_, index) => ({
+    sourceId,
+    applicationId: 'app_1',
+    accountId: 'acct_1',
+    index,
+    page: 1 + index,
+    text: `Passage ${index} of ${sourceId} about rockets number ${index}.`,
+    headings: index % 2 ? ['Guide', `Part ${index}`] : [],
+    ...(index % 3 === 0 ? { url: `https://example.com/${sourceId}/${index}` } : {}),
+  }));
+}
+
+async function add(chunkIndex: ChunkIndex, batch: ChunkRecord[]): Promise<void> {
+  await chunkIndex.add(batch, await embedder.embed(batch.map((item) => item.text)));
+}
+
+describe('chunk index writes', () => {
+  let directory: string;
+  let connection: Connection;
+  let chunkIndex: ChunkIndex;
+
+  beforeEach(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'ckb-chunk-writes-'));
+    connection = await connect(directory);
+    chunkIndex = await openChunkIndex(connection, embedder);
+  });
+
+  afterEach(async () => {
+    await chunkIndex.close();
+    connection.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('groups concurrent adds into fewer commits, every row intact', async () => {
+    const table = await connection.openTable(chunkTableName(embedder.id));
+    const versionBefore = await table.version();
+    const sources = Array.from({ length: 20 }, (_, index) => records(`src_${index}`, 3));
+    const vectors = await Promise.all(sources.map((batch) => embedder.embed(batch.map((item) => item.text))));
+    await Promise.all(sources.map((batch, position) => chunkIndex.add(batch, vectors[position]!)));
+    await table.checkoutLatest();
+    expect((await table.version()) - versionBefore).toBeLessThan(sources.length);
+    table.close();
+    for (const batch of sources) {
+      const stored = await chunkIndex.listBySource(batch[0]!.sourceId);
+      expect(stored).toEqual(
+        batch.map(
+          ({ sourceId: _source, applicationId: _application, accountId: _account, ...chunk }) => chunk,
+        ),
+      );
+    }
+  });
+
+  it('keeps a delete queued between adds in its place', async () => {
+    await add(chunkIndex, records('src_a', 2));
+    await add(chunkIndex, records('src_b', 1));
+    const [vector] = await embedder.embed(['again']);
+    await Promise.all([
+      chunkIndex.add(records('src_a', 1), [vector!]),
+      chunkIndex.deleteBySources(['src_a']),
+      chunkIndex.add(records('src_c', 1), [vector!]),
+    ]);
+    expect(await chunkIndex.countBySource('src_a')).toBe(0);
+    expect(await chunkIndex.countBySource('src_b')).toBe(1);
+    expect(await chunkIndex.countBySource('src_c')).toBe(1);
+  });
+
+  it('finds rows from grouped adds by full text and by vector', async () => {
+    await Promise.all([add(chunkIndex, records('src_x', 4)), add(chunkIndex, records('src_y', 4))]);
+    const filter = { sourceIds: ['src_x', 'src_y'] };
+    const textHits = await chunkIndex.fullTextSearch('rockets', filter, 10);
+    expect(textHits).toHaveLength(8);
+    const [vector] = await embedder.embed(['Passage 2 of src_y about rockets number 2.']);
+    const [best] = await chunkIndex.vectorSearch(vector!, filter, 1);
+    expect(best).toMatchObject({ sourceId: 'src_y', chunkIndex: 2 });
+    expect(best!.score).toBeCloseTo(1, 4);
+  });
+});
