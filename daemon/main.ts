@@ -12,8 +12,8 @@ import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
 import { createServices, type Services } from './services/index.ts';
-import { type ChunkIndex, openChunkIndex } from './store/chunk-index.ts';
-import { openStore } from './store/index.ts';
+import { type ChunkIndex, chunkTableName, openChunkIndex } from './store/chunk-index.ts';
+import { openStore, type Store } from './store/index.ts';
 import { VERSION } from './version.ts';
 
 export interface DaemonOptions {
@@ -94,6 +94,18 @@ function runMaintenance(work: () => Promise<void>, logger: Logger): { stop(): Pr
   };
 }
 
+/**
+ * Chunks made by an embedder other than the current one are never read again: their sources were queued for
+ * re-embedding by `resume`. Dropping the tables keeps them from lingering on disk.
+ */
+async function dropOtherChunkTables(store: Store, current: string, logger: Logger): Promise<void> {
+  for (const name of await store.connection.tableNames()) {
+    if (!name.startsWith('chunks_') || name === current) continue;
+    await store.connection.dropTable(name);
+    logger.log('info', 'dropped the chunks of a previous embedder', { table: name });
+  }
+}
+
 /** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
 export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
@@ -121,6 +133,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     const adminKey = await services.keys.bootstrap();
     await services.deletion.recover();
     const resumed = await services.ingestion.resume();
+    await dropOtherChunkTables(store, chunkTableName(embedder.id), logger);
 
     const app = createApp({
       services,
