@@ -12,6 +12,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   ingest: async () => (await import('./ingest.ts')).run(),
   retrieval: async () => (await import('./retrieval.ts')).run({ latency: true }),
   responder: async () => (await import('./responder.ts')).run(),
+  conversations: async () => (await import('./conversations.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -25,6 +26,7 @@ const HEADLINES: [label: string, path: string, target: string, pass: (value: num
   ['SQuAD hybrid hit@5', 'retrieval.headline.squad_hybrid_hit5', '>= 0.90', (v) => v >= 0.9],
   ['SQuAD hybrid − best peer (points)', 'retrieval.headline.squad_margin_points', '>= 3', (v) => v >= 3],
   ['search p95 at 100k chunks (ms)', 'retrieval.headline.search_p95_ms_100k', '<= 50', (v) => v <= 50],
+  ['offline conversation turn p50 (ms)', 'conversations.offline_turn.p50_ms', '<= 100', (v) => v <= 100],
   ['offline replies with a gold answer', 'responder.goldAnswerContained', '>= 0.60', (v) => v >= 0.6],
   ['offline reply median words', 'responder.medianReplyWords', '< 60', (v) => v < 60],
 ];
