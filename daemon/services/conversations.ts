@@ -79,9 +79,7 @@ export function createConversationService(deps: {
   }
 
   function messagesOf(conversationId: string): MessageRecord[] {
-    return store.messages
-      .filter((message) => message.conversation_id === conversationId)
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    return store.messages.childrenOf(conversationId);
   }
 
   function toConversation(record: ConversationRecord, withMessages: boolean): Conversation {
@@ -253,9 +251,7 @@ export function createConversationService(deps: {
 
     listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Conversation[] {
       const application = findApplication(store, account, applicationId);
-      const records = store.conversations.filter(
-        (conversation) => conversation.application_id === application.id && visible(account, conversation),
-      );
+      const records = store.conversations.childrenOf(application.id);
       return newestFirst(records, query).map((record) => toConversation(record, false));
     },
 

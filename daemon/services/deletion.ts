@@ -39,21 +39,19 @@ export function createDeletion(deps: {
 
   async function deleteConversations(conversationIds: string[]): Promise<void> {
     if (conversationIds.length === 0) return;
-    const wanted = new Set(conversationIds);
+    const messages = conversationIds.flatMap((id) =>
+      store.messages.childrenOf(id).map((message) => message.id),
+    );
     // The conversation row first: messages a crash leaves without their conversation are removed by `recover`.
     await store.conversations.delete(conversationIds);
-    await store.messages.delete(
-      store.messages.filter((message) => wanted.has(message.conversation_id)).map((m) => m.id),
-    );
+    await store.messages.delete(messages);
   }
 
   async function deleteApplication(application: ApplicationRecord): Promise<void> {
     if (!application.deleting) await store.applications.put({ ...application, deleting: true });
-    await deleteSources(store.sources.filter((source) => source.application_id === application.id));
+    await deleteSources(store.sources.childrenOf(application.id));
     await deleteConversations(
-      store.conversations
-        .filter((conversation) => conversation.application_id === application.id)
-        .map((c) => c.id),
+      store.conversations.childrenOf(application.id).map((conversation) => conversation.id),
     );
     await store.applications.delete([application.id]);
   }

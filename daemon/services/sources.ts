@@ -31,10 +31,9 @@ export function toSource(record: SourceRecord, withContent: boolean): Source {
 
 /** Sources whose chunks conversations and search may use. */
 export function completedSources(store: Store, applicationId: string): SourceRecord[] {
-  return store.sources.filter(
-    (source) =>
-      source.application_id === applicationId && source.embed_status === 'COMPLETED' && !source.deleting,
-  );
+  return store.sources
+    .childrenOf(applicationId)
+    .filter((source) => source.embed_status === 'COMPLETED' && !source.deleting);
 }
 
 export type SourceService = ReturnType<typeof createSourceService>;
@@ -56,10 +55,9 @@ export function createSourceService(deps: {
   }
 
   function ofApplication(account: AccountRecord, applicationId: string): SourceRecord[] {
-    return store.sources.filter(
-      (source) =>
-        source.account_id === account.id && source.application_id === applicationId && !source.deleting,
-    );
+    return store.sources
+      .childrenOf(applicationId)
+      .filter((source) => source.account_id === account.id && !source.deleting);
   }
 
   return {

@@ -47,6 +47,8 @@ export class RecordTable<T extends StoredRecord> {
   private readonly table: Table;
   private readonly parentOf: (record: T) => string;
   private readonly records = new Map<string, T>();
+  /** Ids by parent id (a source's application, a message's conversation), so children are found without a scan. */
+  private readonly children = new Map<string, Set<string>>();
   private queue: QueuedWrite<T>[] = [];
   private flushing: Promise<void> | undefined;
   private writesSinceMaintenance = 0;
@@ -65,8 +67,7 @@ export class RecordTable<T extends StoredRecord> {
     const table = await connection.createEmptyTable(name, RECORD_SCHEMA, { existOk: true });
     const recordTable = new RecordTable<T>(name, table, parentOf);
     for (const row of await table.query().select(['body']).toArray()) {
-      const record = JSON.parse(String(row.body)) as T;
-      recordTable.records.set(record.id, record);
+      recordTable.remember(JSON.parse(String(row.body)) as T);
     }
     return recordTable;
   }
@@ -81,6 +82,12 @@ export class RecordTable<T extends StoredRecord> {
 
   filter(predicate: (record: T) => boolean): T[] {
     return this.values().filter(predicate);
+  }
+
+  /** The records whose parent (as the table defines it) is `parentId`, in id order. */
+  childrenOf(parentId: string): T[] {
+    const ids = [...(this.children.get(parentId) ?? [])].sort();
+    return ids.map((id) => this.records.get(id)).filter((record): record is T => record !== undefined);
   }
 
   get size(): number {
@@ -153,7 +160,7 @@ export class RecordTable<T extends StoredRecord> {
       for (let start = 0; start < ids.length; start += 500) {
         await this.table.delete(`id IN (${idList(ids.slice(start, start + 500))})`);
       }
-      for (const id of ids) this.records.delete(id);
+      for (const id of ids) this.forget(id);
       return;
     }
     const latest = new Map<string, T>();
@@ -166,6 +173,29 @@ export class RecordTable<T extends StoredRecord> {
       body: JSON.stringify(record),
     }));
     await this.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
-    for (const record of latest.values()) this.records.set(record.id, record);
+    for (const record of latest.values()) this.remember(record);
+  }
+
+  private remember(record: T): void {
+    const previous = this.records.get(record.id);
+    if (previous) this.children.get(this.parentOf(previous))?.delete(record.id);
+    this.records.set(record.id, record);
+    const parent = this.parentOf(record);
+    let siblings = this.children.get(parent);
+    if (!siblings) {
+      siblings = new Set();
+      this.children.set(parent, siblings);
+    }
+    siblings.add(record.id);
+  }
+
+  private forget(id: string): void {
+    const record = this.records.get(id);
+    if (!record) return;
+    this.records.delete(id);
+    const parent = this.parentOf(record);
+    const siblings = this.children.get(parent);
+    siblings?.delete(id);
+    if (siblings?.size === 0) this.children.delete(parent);
   }
 }
