@@ -12,6 +12,7 @@ import {
 } from './decode.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { normalizeText } from './normalize.ts';
+import { checkUnzippedSize } from './unzipped-size.ts';
 
 // An e-mail attached to an e-mail is read, but no deeper: a crafted message cannot recurse without end.
 const MAXIMUM_ATTACHMENT_DEPTH = 2;
@@ -134,10 +135,12 @@ async function readFormat(
     case '.doc':
       return (await import('./word.ts')).readWord(bytes, fileName);
     case '.docx':
+      await checkUnzippedSize(bytes, fileName);
       return (await import('./word.ts')).readWordXml(bytes, fileName);
     case '.ppt':
       return (await import('./slides.ts')).readPresentation(bytes, fileName);
     case '.pptx':
+      await checkUnzippedSize(bytes, fileName);
       return (await import('./slides.ts')).readPresentationXml(bytes, fileName);
     case '.md':
       return (await import('./text.ts')).readMarkdown(bytes);
