@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ENDPOINTS } from '../../src/api/endpoints.ts';
+import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { generateRequests, type KnownIds, runFuzz } from './fuzz.ts';
+import { recordFigures, snapshot } from './support.ts';
+
+const COUNT = 10_000;
+let daemon: TestDaemon;
+let known: KnownIds;
+
+beforeAll(async () => {
+  daemon = await startTestDaemon();
+  const application = (await daemon.call('POST', '/applications', { name: 'fuzzed' })).body.id;
+  const source = (
+    await daemon.call('POST', '/sources', {
+      application_id: application,
+      type: 'text',
+      name: 'notes',
+      content: 'The lighthouse keeper logs every storm in the harbour chart.',
+    })
+  ).body.id;
+  await waitForSource(daemon, source);
+  const conversation = (
+    await daemon.call('POST', '/conversations', { application_id: application, message: 'Who logs storms?' })
+  ).body.conversation_id;
+  known = { application, source, conversation };
+});
+
+afterAll(() => daemon.close());
+
+test(`${COUNT} fuzzed requests across every endpoint: no 5xx, contract-shaped errors, nothing changed`, async () => {
+  const requests = generateRequests(COUNT, 2026, known, daemon.apiKey);
+  const before = await snapshot(daemon);
+  const started = performance.now();
+  const outcome = await runFuzz(daemon, requests);
+  const seconds = (performance.now() - started) / 1_000;
+  const unchanged = JSON.stringify(await snapshot(daemon)) === JSON.stringify(before);
+  await recordFigures('fuzz', {
+    requests: outcome.requests,
+    endpoints: ENDPOINTS.length,
+    seconds: Math.round(seconds * 10) / 10,
+    by_status: outcome.byStatus,
+    server_errors: outcome.failures.filter((failure) => failure.status >= 500).length,
+    errors_outside_contract_shape: outcome.failures.filter((failure) => failure.status < 500).length,
+    state_unchanged: unchanged,
+  });
+  expect(outcome.failures.slice(0, 5)).toEqual([]);
+  expect(outcome.requests).toBe(COUNT);
+  expect(unchanged).toBe(true);
+});
