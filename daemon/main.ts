@@ -110,6 +110,9 @@ async function dropOtherChunkTables(store: Store, current: string, logger: Logge
 export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
+  // LanceDB and the embedder cache create their files with the process umask (usually 0644): readable by every
+  // user once the directory is copied or its mode loosened. Everything the daemon writes is the owner's alone.
+  process.umask(0o077);
   await mkdir(options.home, { recursive: true, mode: 0o700 });
   const config = resolveDaemonConfig({
     flags: { home: options.home, port: options.port, host: options.host },
