@@ -30,6 +30,15 @@ export function findApplication(
   return record;
 }
 
+/**
+ * Whether an application is still there and not being deleted. A delete lists the application's children once,
+ * after marking it, so a child whose write lands after that list must check this afterwards and remove itself.
+ */
+export function isLiveApplication(store: Store, id: string): boolean {
+  const record = store.applications.get(id);
+  return record !== undefined && !record.deleting;
+}
+
 export type ApplicationService = ReturnType<typeof createApplicationService>;
 
 export function createApplicationService(deps: { store: Store; clock: Clock; deletion: Deletion }) {

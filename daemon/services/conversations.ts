@@ -21,7 +21,7 @@ import type {
   ConversationRecord,
   MessageRecord,
 } from '../store/records.ts';
-import { findApplication } from './applications.ts';
+import { findApplication, isLiveApplication } from './applications.ts';
 import type { Deletion } from './deletion.ts';
 import { newestFirst } from './paging.ts';
 import { searchApplication } from './search.ts';
@@ -176,6 +176,10 @@ export function createConversationService(deps: {
       },
     );
     await store.conversations.put(isNew ? conversation : { ...conversation, updated_at: now });
+    if (!isLiveApplication(store, conversation.application_id)) {
+      await deletion.deleteConversation(conversation.id);
+      throw notFound('application', conversation.application_id, 'application_id');
+    }
   }
 
   async function* generate(

@@ -6,7 +6,7 @@ import { newId } from '../ids.ts';
 import type { ChunkIndex } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord, SourceRecord } from '../store/records.ts';
-import { findApplication } from './applications.ts';
+import { findApplication, isLiveApplication } from './applications.ts';
 import type { Deletion } from './deletion.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
@@ -97,6 +97,10 @@ export function createSourceService(deps: {
         updated_at: now,
       };
       await store.sources.put(record);
+      if (!isLiveApplication(store, application.id)) {
+        await deletion.deleteSources([record]);
+        throw notFound('application', application.id, 'application_id');
+      }
       ingestion.enqueue(record.id);
       return toSource(record, true);
     },
