@@ -30,7 +30,18 @@ export interface Chunk {
   url?: string;
 }
 
-export const SUPPORTED_EXTENSIONS = ['.pdf', '.doc', '.docx', '.ppt', '.pptx', '.md', '.json', '.eml', '.html', '.txt'] as const;
+export const SUPPORTED_EXTENSIONS = [
+  '.pdf',
+  '.doc',
+  '.docx',
+  '.ppt',
+  '.pptx',
+  '.md',
+  '.json',
+  '.eml',
+  '.html',
+  '.txt',
+] as const;
 export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 
 export function isSupportedExtension(extension: string): extension is SupportedExtension {

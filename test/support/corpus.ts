@@ -7,7 +7,9 @@ export const corpusDir = resolve(import.meta.dirname, '../../../shared/corpus');
 /** Corpus tests fail loudly, naming the path, rather than skip silently when the corpus is absent. */
 export function requireCorpus(): string {
   if (!existsSync(resolve(corpusDir, 'files/MANIFEST.json'))) {
-    throw new Error(`the shared corpus is absent: expected it at ${corpusDir} (the project's ../shared/corpus)`);
+    throw new Error(
+      `the shared corpus is absent: expected it at ${corpusDir} (the project's ../shared/corpus)`,
+    );
   }
   return corpusDir;
 }
