@@ -52,6 +52,7 @@ export class RecordTable<T extends StoredRecord> {
   private queue: QueuedWrite<T>[] = [];
   private flushing: Promise<void> | undefined;
   private writesSinceMaintenance = 0;
+  private cleanupPending = false;
 
   private constructor(name: string, table: Table, parentOf: (record: T) => string) {
     this.name = name;
@@ -106,10 +107,12 @@ export class RecordTable<T extends StoredRecord> {
 
   /**
    * Compacts files and drops old versions so many small writes do not grow the directory without bound.
-   * It queues like a write: a compaction running beside a commit would conflict with it.
+   * It queues like a write: a compaction running beside a commit would conflict with it. Versions newer than
+   * `olderThan` survive a run, so the run after the last write cleans once more: without it, a burst of writes
+   * followed by quiet kept its last minute of versions (thousands of files) for good.
    */
   maintain(olderThan: Date): Promise<void> {
-    return this.writesSinceMaintenance === 0
+    return this.writesSinceMaintenance === 0 && !this.cleanupPending
       ? Promise.resolve()
       : this.enqueue({ kind: 'maintain', olderThan });
   }
@@ -150,6 +153,7 @@ export class RecordTable<T extends StoredRecord> {
   private async commit(writes: Write<T>[]): Promise<void> {
     const first = writes[0];
     if (first?.kind === 'maintain') {
+      this.cleanupPending = this.writesSinceMaintenance > 0;
       this.writesSinceMaintenance = 0;
       await this.table.optimize({ cleanupOlderThan: first.olderThan });
       return;
