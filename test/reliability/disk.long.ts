@@ -38,7 +38,7 @@ test(`disk usage stays bounded after ${UPDATES} small updates (compaction works)
         expect(response.status).toBe(200);
       }
     };
-    await Promise.all(Array.from({ length: 4 }, worker));
+    await Promise.all(Array.from({ length: 16 }, worker));
     const updateSeconds = (performance.now() - started) / 1_000;
     const peak = await directoryBytes(dataDir);
     const deadline = Date.now() + SETTLE_MS;
@@ -46,7 +46,7 @@ test(`disk usage stays bounded after ${UPDATES} small updates (compaction works)
     while (Date.now() < deadline) {
       await sleep(5_000);
       settled = await directoryBytes(dataDir);
-      if (settled < baseline + 2 * 1024 * 1024) break;
+      if (settled < baseline + 1024 * 1024) break;
     }
     const final = await daemon.call('GET', `/applications/${application}`);
     expect(final.body.description).toMatch(/^revision \d+$/);
@@ -55,7 +55,7 @@ test(`disk usage stays bounded after ${UPDATES} small updates (compaction works)
       updates_per_second: Math.round(UPDATES / updateSeconds),
       data_dir_bytes: { before: baseline, after_updates: peak, after_maintenance: settled },
     });
-    expect(settled).toBeLessThan(baseline + 2 * 1024 * 1024);
+    expect(settled).toBeLessThan(baseline + 1024 * 1024);
   } finally {
     await daemon.close();
   }

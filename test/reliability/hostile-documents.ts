@@ -90,7 +90,7 @@ async function bombEntry(
   bytes: number,
   tail: string,
 ): Promise<ZipEntry> {
-  const deflate = createDeflateRaw({ level: 9 });
+  const deflate = createDeflateRaw();
   const parts: Buffer[] = [];
   deflate.on('data', (part: Buffer) => parts.push(part));
   const block = Buffer.from(filler.repeat(Math.ceil((1024 * 1024) / filler.length)));
