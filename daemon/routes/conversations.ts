@@ -19,14 +19,12 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
   const { conversations } = services;
 
   async function stream(ctx: Context, body: Body, signal: AbortSignal): Promise<void> {
+    // A request that is wrong (unknown ids, a mismatch) throws here and answers with a plain HTTP error; once
+    // it is accepted the stream opens at once, so pings flow while retrieval and the model's first token wait.
     const turn = conversations.turn(accountOf(ctx), body, signal);
-    // The first event decides the response: a request that fails before any text answers with a plain
-    // HTTP error (400, 404, 502) rather than a stream that carries only an error.
-    const first = await turn.next();
     const events = openEventStream(ctx);
     try {
-      for (let step = first; !step.done; step = await turn.next()) {
-        const event = step.value;
+      for await (const event of turn) {
         if (event.type === 'delta') events.send('chunk', { delta: event.delta });
         else events.send('done', event.reply);
       }

@@ -185,9 +185,10 @@ export function createConversationService(deps: {
   async function* generate(
     account: AccountRecord,
     body: CreateConversationBody,
+    resolved: { conversation: ConversationRecord | undefined; application: ApplicationRecord },
     signal: AbortSignal,
   ): AsyncGenerator<TurnEvent> {
-    const { conversation, application } = target(account, body);
+    const { conversation, application } = resolved;
     const history: HistoryMessage[] = conversation
       ? messagesOf(conversation.id).map(({ role, content }) => ({ role, content }))
       : [];
@@ -229,23 +230,29 @@ export function createConversationService(deps: {
     };
   }
 
+  async function* mapUpstreamErrors(events: AsyncGenerator<TurnEvent>): AsyncGenerator<TurnEvent> {
+    try {
+      yield* events;
+    } catch (error) {
+      if (error instanceof UpstreamError)
+        throw new CkbError('upstream_error', error.message, { cause: error });
+      throw error;
+    }
+  }
+
   return {
     /**
      * One turn: retrieve, reply (streamed as deltas), then commit the question and the reply together. An
-     * aborted or failed turn commits nothing. Provider failures become `upstream_error`.
+     * aborted or failed turn commits nothing. The request is checked before this returns (unknown ids and
+     * mismatches throw here, at once); what fails later arrives through the events, provider failures as
+     * `upstream_error`.
      */
-    async *turn(
+    turn(
       account: AccountRecord,
       body: CreateConversationBody,
       signal: AbortSignal,
     ): AsyncGenerator<TurnEvent> {
-      try {
-        yield* generate(account, body, signal);
-      } catch (error) {
-        if (error instanceof UpstreamError)
-          throw new CkbError('upstream_error', error.message, { cause: error });
-        throw error;
-      }
+      return mapUpstreamErrors(generate(account, body, target(account, body), signal));
     },
 
     list(account: AccountRecord, query: ListQuery): Conversation[] {

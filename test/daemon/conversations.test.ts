@@ -252,6 +252,24 @@ describe('conversations, OpenAI-compatible provider', () => {
     expect(await messageCount(first.conversation_id)).toBe(2);
   });
 
+  test('a provider that fails before its first token ends an accepted stream with an error event', async () => {
+    vendor.script(() => 'Fine.');
+    const { body: first } = await daemon.call('POST', '/conversations', {
+      application_id: providerApp,
+      message: 'Where is Mount Etna?',
+    });
+    vendor.enqueue(...Array.from({ length: 4 }, () => ({ type: 'status' as const, status: 503 })));
+    const result = await postStream(`${daemon.url}/conversations`, daemon.apiKey, {
+      conversation_id: first.conversation_id,
+      message: 'And now?',
+    });
+    expect(result.contentType).toMatch(/^text\/event-stream/);
+    expect(result.events).toEqual([
+      { event: 'error', data: { error: expect.objectContaining({ type: 'upstream_error' }) } },
+    ]);
+    expect(await messageCount(first.conversation_id)).toBe(2);
+  });
+
   test('a failure mid-stream ends with an error event and appends nothing', async () => {
     vendor.script(() => ({ content: 'one two three four five six' }));
     const { body: first } = await daemon.call('POST', '/conversations', {
