@@ -12,6 +12,7 @@ import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { sourceRoutes } from './routes/sources.ts';
+import { PING_INTERVAL_MS } from './routes/sse.ts';
 import type { Services } from './services/index.ts';
 import { readJsonBody } from './validate.ts';
 
@@ -20,6 +21,7 @@ export interface AppOptions {
   logger: Logger;
   version: string;
   bodyLimitBytes: number;
+  pingIntervalMs?: number;
   ratePerMinute: number;
 }
 
@@ -97,6 +99,7 @@ export function createApp(options: AppOptions): Koa {
     readBody: (ctx) => readJsonBody(ctx, options.bodyLimitBytes),
     abortSignal,
     baseUrl: (ctx) => `${ctx.protocol}://${ctx.host}`,
+    pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
   };
 
   const open = new Router();

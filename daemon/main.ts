@@ -22,6 +22,8 @@ export interface DaemonOptions {
   host?: string | undefined;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
+  /** Event-stream keep-alive interval; the contract's 15 s unless a test needs it shorter. */
+  pingIntervalMs?: number;
   /** Stop gracefully on SIGINT/SIGTERM (the foreground daemon); tests stop it with `close`. */
   handleSignals?: boolean;
 }
@@ -143,6 +145,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       logger,
       version: VERSION,
       bodyLimitBytes: config.limits.body_bytes,
+      ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
       ratePerMinute: config.limits.rate_limit_per_minute,
     });
     const server = createServer(app.callback());

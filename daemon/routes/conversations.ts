@@ -22,7 +22,7 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     // A request that is wrong (unknown ids, a mismatch) throws here and answers with a plain HTTP error; once
     // it is accepted the stream opens at once, so pings flow while retrieval and the model's first token wait.
     const turn = conversations.turn(accountOf(ctx), body, signal);
-    const events = openEventStream(ctx);
+    const events = openEventStream(ctx, options.pingIntervalMs);
     try {
       for await (const event of turn) {
         if (event.type === 'delta') events.send('chunk', { delta: event.delta });

@@ -6,4 +6,6 @@ export interface RouteOptions {
   abortSignal(ctx: Context): AbortSignal;
   /** The address clients reach this daemon at, for pre-signed upload URLs. */
   baseUrl(ctx: Context): string;
+  /** How often an open event stream sends its `: ping` comment. */
+  pingIntervalMs: number;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 
-const PING_INTERVAL_MS = 15_000;
+/** The contract's keep-alive: a comment line every 15 s. */
+export const PING_INTERVAL_MS = 15_000;
 
 export interface EventStream {
   send(event: 'chunk' | 'done' | 'error', data: unknown): void;
@@ -12,7 +13,7 @@ export interface EventStream {
  * JSON, so no field can smuggle a line break into the framing. A `: ping` comment keeps idle proxies from
  * closing the connection while a slow model thinks.
  */
-export function openEventStream(ctx: Context): EventStream {
+export function openEventStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS): EventStream {
   ctx.respond = false;
   const response = ctx.res;
   response.writeHead(200, {
@@ -22,7 +23,7 @@ export function openEventStream(ctx: Context): EventStream {
     'x-accel-buffering': 'no',
   });
   response.flushHeaders();
-  const ping = setInterval(() => response.write(': ping\n\n'), PING_INTERVAL_MS);
+  const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);
   let ended = false;
   return {
     send(event, data) {

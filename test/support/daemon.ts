@@ -20,9 +20,19 @@ export interface TestDaemon {
   close(): Promise<void>;
 }
 
+function pick(options: { pingIntervalMs?: number }): { pingIntervalMs?: number } {
+  return options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {};
+}
+
 /** A real daemon on a free port with its own temporary CKB_HOME and no provider (offline defaults). */
 export async function startTestDaemon(
-  options: { home?: string; config?: Record<string, unknown>; clock?: Clock; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    home?: string;
+    config?: Record<string, unknown>;
+    clock?: Clock;
+    env?: NodeJS.ProcessEnv;
+    pingIntervalMs?: number;
+  } = {},
 ): Promise<TestDaemon> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'ckb-test-')));
   if (options.config) {
@@ -32,7 +42,7 @@ export async function startTestDaemon(
   }
   const env = { CKB_HOME: home, ...options.env };
   const clock = options.clock ?? systemClock;
-  let daemon = await runDaemon({ home, port: 0, env, clock, handleSignals: false });
+  let daemon = await runDaemon({ home, port: 0, env, clock, handleSignals: false, ...pick(options) });
   const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { api_key: string };
   const test: TestDaemon = {
     url: daemon.url,
@@ -59,7 +69,7 @@ export async function startTestDaemon(
     async restart() {
       const port = Number(new URL(test.url).port);
       await daemon.close();
-      daemon = await runDaemon({ home, port, env, clock, handleSignals: false });
+      daemon = await runDaemon({ home, port, env, clock, handleSignals: false, ...pick(options) });
       test.daemon = daemon;
       test.url = daemon.url;
     },
