@@ -115,12 +115,12 @@ async function measure(count: number, queries: string[]) {
   };
 }
 
-export async function latencyFigures() {
+export async function latencyFigures(counts = [10_000, 100_000]) {
   const queries = loadQaSet(corpusDirectory, 'squad', 7)
     .questions.slice(0, QUERIES)
     .map((question) => question.text);
   const figures = [];
-  for (const count of [10_000, 100_000]) {
+  for (const count of counts) {
     const figure = await measure(count, queries);
     console.error(`latency: ${JSON.stringify(figure)}`);
     figures.push(figure);
@@ -128,4 +128,7 @@ export async function latencyFigures() {
   return figures;
 }
 
-if (import.meta.main) console.log(JSON.stringify(await latencyFigures(), null, 2));
+if (import.meta.main) {
+  const counts = process.argv.slice(2).map(Number);
+  console.log(JSON.stringify(await latencyFigures(counts.length > 0 ? counts : undefined), null, 2));
+}

@@ -50,9 +50,7 @@ export function createRetriever(
         fusion.textWeight < 1 ? searchByVector(deps, query, filter, candidates, signal) : [],
       ]);
       signal?.throwIfAborted();
-      return collapseDuplicates(fuse(textHits, vectorHits, fusion))
-        .slice(0, limit)
-        .map(toPassage);
+      return collapseDuplicates(fuse(textHits, vectorHits, fusion), limit).map(toPassage);
     },
   };
 }
@@ -68,9 +66,11 @@ async function searchByVector(
   return deps.chunkIndex.vectorSearch(vector!, filter, limit);
 }
 
-function collapseDuplicates(hits: FusedHit[]): FusedHit[] {
+/** The best `limit` hits that are not near-copies of a better one; the rest are never compared. */
+function collapseDuplicates(hits: FusedHit[], limit: number): FusedHit[] {
   const kept: { hit: FusedHit; terms: Set<string> }[] = [];
   for (const hit of hits) {
+    if (kept.length === limit) break;
     const terms = new Set(contentTerms(hit.text));
     if (kept.some((other) => similarity(terms, other.terms) >= DUPLICATE_SIMILARITY)) continue;
     kept.push({ hit, terms });

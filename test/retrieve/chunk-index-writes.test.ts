@@ -66,6 +66,17 @@ describe('chunk index writes', () => {
     }
   });
 
+  it('indexes source ids, which every search filters on, and keeps them indexed after compaction', async () => {
+    const table = await connection.openTable(chunkTableName(embedder.id));
+    const indexedColumns = async () => (await table.listIndices()).flatMap((index) => index.columns);
+    expect(await indexedColumns()).toContain('sourceId');
+    await add(chunkIndex, records('src_m', 3));
+    await chunkIndex.maintain();
+    expect(await indexedColumns()).toContain('sourceId');
+    expect(await chunkIndex.countBySource('src_m')).toBe(3);
+    table.close();
+  });
+
   it('keeps a delete queued between adds in its place', async () => {
     await add(chunkIndex, records('src_a', 2));
     await add(chunkIndex, records('src_b', 1));
