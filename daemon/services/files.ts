@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -62,6 +62,17 @@ function safeFileName(name: string): string {
   return printable.trim().slice(0, 255);
 }
 
+/**
+ * Bytes a crash left behind, removed at start while no upload can be running: a partial upload (`.part`), or a
+ * file whose record never committed. Nothing else would ever delete them.
+ */
+async function removeLeftovers(filesDir: string, store: Store): Promise<void> {
+  for (const name of await readdir(filesDir)) {
+    const id = name.split('.')[0] ?? '';
+    if (name.endsWith('.part') || !store.files.get(id)) await rm(join(filesDir, name), { force: true });
+  }
+}
+
 export type FileService = Awaited<ReturnType<typeof createFileService>>;
 
 export async function createFileService(deps: {
@@ -73,6 +84,7 @@ export async function createFileService(deps: {
   const { store, clock, dataDir, uploadLimitBytes } = deps;
   const filesDir = join(dataDir, 'files');
   await mkdir(filesDir, { recursive: true, mode: 0o700 });
+  await removeLeftovers(filesDir, store);
   const secret = await loadSecret(dataDir);
   const uploading = new Set<string>();
 
