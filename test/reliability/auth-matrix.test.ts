@@ -7,7 +7,7 @@ import { concretePath, expectContractError, GUARDED, type Response, snapshot } f
 
 let daemon: TestDaemon;
 /** Account A's resources, which every other credential probes. */
-let owned: { application: string; source: string; conversation: string; file: string; key: string };
+let owned: { application: string; source: string; conversation: string; key: string };
 let keys: { revoked: string; other: string; otherAdmin: string; ownNonAdmin: string };
 let before: unknown;
 
@@ -39,7 +39,7 @@ beforeAll(async () => {
   const uploaded = await fetch(presigned.presigned_url, { method: 'PUT', body: 'vault code' });
   expect(uploaded.status).toBe(200);
   const victim = await createKey('default', false);
-  owned = { application, source, conversation, file: presigned.file_id, key: victim.id };
+  owned = { application, source, conversation, key: victim.id };
 
   const revoked = await createKey('default', false);
   expect((await daemon.call('DELETE', `/admin/keys/${revoked.id}`)).status).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ENDPOINTS } from '../../src/api/endpoints.ts';
 import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
 import { generateRequests, type KnownIds, runFuzz } from './fuzz.ts';
-import { recordFigures, snapshot } from './support.ts';
+import { recordFigures, sleep, snapshot } from './support.ts';
 
 const COUNT = 10_000;
 let daemon: TestDaemon;
@@ -30,6 +30,9 @@ afterAll(() => daemon.close());
 
 test(`${COUNT} fuzzed requests across every endpoint: no 5xx, contract-shaped errors, nothing changed`, async () => {
   const requests = generateRequests(COUNT, 2026, known, daemon.apiKey);
+  // Generating blocks the event loop this test shares with the daemon, so both sides' keep-alive timers expire
+  // at once; a moment lets the idle sockets close before they are reused.
+  await sleep(200);
   const before = await snapshot(daemon);
   const started = performance.now();
   const outcome = await runFuzz(daemon, requests);

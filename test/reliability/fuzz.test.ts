@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ENDPOINTS } from '../../src/api/endpoints.ts';
 import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
 import { generateRequests, type KnownIds, runFuzz } from './fuzz.ts';
-import { snapshot } from './support.ts';
+import { sleep, snapshot } from './support.ts';
 
 let daemon: TestDaemon;
 let known: KnownIds;
@@ -30,6 +30,9 @@ afterAll(() => daemon.close());
 test('malformed and hostile requests across every endpoint: no 5xx, contract-shaped errors, nothing changed', async () => {
   const count = Number(process.env['CKB_FUZZ_COUNT'] ?? 1_000);
   const requests = generateRequests(count, 6, known, daemon.apiKey);
+  // Generating blocks the event loop this test shares with the daemon, so both sides' keep-alive timers expire
+  // at once; a moment lets the idle sockets close before they are reused.
+  await sleep(200);
   expect(new Set(requests.map((request) => request.endpoint)).size).toBe(ENDPOINTS.length);
   const before = await snapshot(daemon);
   const outcome = await runFuzz(daemon, requests);

@@ -334,10 +334,14 @@ export async function runFuzz(
   async function worker(): Promise<void> {
     while (next < requests.length) {
       const request = requests[next++]!;
-      const { status, text } = await send(test, request);
+      // A connection reset without an answer is a failure too: the caller learns nothing about what went wrong.
+      const { status, text } = await send(test, request).catch((error: Error) => ({
+        status: 0,
+        text: `no response: ${error.cause ?? error.message}`,
+      }));
       outcome.requests += 1;
       outcome.byStatus[status] = (outcome.byStatus[status] ?? 0) + 1;
-      if (status >= 500 || !contractShaped(status, text)) {
+      if (status === 0 || status >= 500 || !contractShaped(status, text)) {
         outcome.failures.push({
           request: `${request.method} ${request.path.slice(0, 200)} ${Buffer.from(request.body ?? [])
             .toString('utf8')
