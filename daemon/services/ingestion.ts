@@ -46,8 +46,20 @@ export function createIngestion(deps: {
   filesDir: string;
 }) {
   const { store, chunkIndex, embedder, config, clock, logger, filesDir } = deps;
-  const queue = new PQueue({ concurrency: config.limits.ingest_concurrency });
+  // Web sources wait on other servers, a slow one for the whole fetch time limit; a lane of their own keeps a
+  // few slow sites from holding up every text and uploaded file behind them.
+  const lanes = {
+    local: new PQueue({ concurrency: config.limits.ingest_concurrency }),
+    web: new PQueue({ concurrency: config.limits.ingest_concurrency }),
+  };
   const running = new Map<string, AbortController>();
+
+  function laneOf(id: string): PQueue {
+    const source = store.sources.get(id);
+    const local =
+      source?.type === 'text' || (source?.type === 'file' && !String(source.content).startsWith('http'));
+    return local ? lanes.local : lanes.web;
+  }
 
   function current(id: string): SourceRecord | undefined {
     const source = store.sources.get(id);
@@ -146,7 +158,7 @@ export function createIngestion(deps: {
     if (running.has(id)) return;
     const controller = new AbortController();
     running.set(id, controller);
-    queue
+    laneOf(id)
       .add(() => ingest(id, interrupted, controller.signal))
       .catch((error: unknown) =>
         logger.log('error', 'ingestion job crashed', { source_id: id, error: String(error) }),
@@ -183,11 +195,11 @@ export function createIngestion(deps: {
 
     /** Stops taking work; running jobs are aborted and resume at the next start. */
     async stop(): Promise<void> {
-      queue.clear();
+      for (const lane of Object.values(lanes)) lane.clear();
       for (const controller of running.values()) controller.abort();
-      await queue.onIdle();
+      await Promise.all(Object.values(lanes).map((lane) => lane.onIdle()));
     },
 
-    idle: () => queue.onIdle(),
+    idle: () => Promise.all(Object.values(lanes).map((lane) => lane.onIdle())).then(() => undefined),
   };
 }
