@@ -231,6 +231,7 @@ test(`${CLIENTS} clients, mixed workload for ${SECONDS} s: no 5xx, no lost write
         start: Math.round(memory[0]! / 1048576),
         max: Math.round(Math.max(...memory) / 1048576),
         end: Math.round(memory.at(-1)! / 1048576),
+        every_10_s: memory.filter((_, index) => index % 10 === 0).map((bytes) => Math.round(bytes / 1048576)),
       },
     });
     expect(tally.serverErrors.slice(0, 5)).toEqual([]);

@@ -52,6 +52,7 @@ test('slow-drip and never-ending responses end FAILED within the fetch time limi
       ordinary_source_completed_after_seconds: Math.round(ordinarySeconds * 10) / 10,
     });
     expect(seconds).toBeLessThan(60);
+    expect(ordinarySeconds, 'a text source waits for no slow server').toBeLessThan(10);
   } finally {
     for (const timer of timers) clearInterval(timer);
     await daemon.close();
