@@ -111,7 +111,13 @@ export function createIngestion(deps: {
   async function ingest(id: string, interrupted: boolean, signal: AbortSignal): Promise<void> {
     const source = current(id);
     if (!source) return;
-    await update(id, { embed_status: 'PROCESSING', embed_status_message: '' });
+    // Not committed: after a restart the source is PENDING again and resumes just the same.
+    store.sources.setTransient({
+      ...source,
+      embed_status: 'PROCESSING',
+      embed_status_message: '',
+      updated_at: timestamp(clock),
+    });
     if (interrupted) await chunkIndex.deleteBySources([id]);
     try {
       const loaded = await loadDocument(inputOf(source), {

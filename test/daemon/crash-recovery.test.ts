@@ -29,9 +29,9 @@ function document(seed: number, paragraphs: number): string {
   return out.join('\n\n');
 }
 
-const SOURCES = Array.from({ length: 8 }, (_, index) => ({
+const SOURCES = Array.from({ length: 12 }, (_, index) => ({
   name: `doc-${index}`,
-  content: document(index, 100),
+  content: document(index, 250),
 }));
 
 async function waitAllDone(daemon: DaemonProcess, timeoutMs = 60_000): Promise<any[]> {
@@ -79,7 +79,7 @@ test('a daemon killed with SIGKILL mid-ingestion resumes and converges to a clea
     // Kill once some sources are done and others are still in flight.
     let statuses: string[] = [];
     while (!statuses.includes('COMPLETED')) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 5));
       statuses = (await crashing.call('GET', '/sources')).body.map(
         (source: { embed_status: string }) => source.embed_status,
       );
