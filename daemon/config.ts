@@ -23,7 +23,7 @@ const Limits = z.object({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
-  ingest_concurrency: z.number().int().min(1).max(16).default(2),
+  ingest_concurrency: z.number().int().min(1).max(64).default(8),
   /** Requests per minute per key; 0 turns rate limiting off. */
   rate_limit_per_minute: z.number().int().min(0).default(0),
   extract_timeout_ms: z.number().int().positive().default(60_000),
