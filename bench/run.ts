@@ -23,13 +23,32 @@ const HEADLINES: [label: string, path: string, target: string, pass: (value: num
   ['QA Markdown ingestion (MB/s)', 'ingest.qa_markdown.text_mb_per_second', '>= 2', (v) => v >= 2],
   ['pipeline overhead (ckb / bare)', 'ingest.pipeline_overhead.ratio', '<= 1.3', (v) => v <= 1.3],
   ['good corpus files completed', 'ingest.files_corpus.completed', 'all 20', (v) => v === 20],
-  ['SQuAD hybrid hit@5', 'retrieval.headline.squad_hybrid_hit5', '>= 0.90', (v) => v >= 0.9],
-  ['SQuAD hybrid − best peer (points)', 'retrieval.headline.squad_margin_points', '>= 3', (v) => v >= 3],
-  ['search p95 at 100k chunks (ms)', 'retrieval.headline.search_p95_ms_100k', '<= 50', (v) => v <= 50],
+  ['SQuAD hybrid hit@5', 'headline.squad_hybrid_hit5', '>= 0.90', (v) => v >= 0.9],
+  ['SQuAD hybrid − best peer (points)', 'headline.squad_margin_points', '>= 3', (v) => v >= 3],
+  ['search p95 at 100k chunks (ms)', 'headline.search_p95_ms_100k', '<= 50', (v) => v <= 50],
   ['offline conversation turn p50 (ms)', 'conversations.offline_turn.p50_ms', '<= 100', (v) => v <= 100],
   ['offline replies with a gold answer', 'responder.goldAnswerContained', '>= 0.60', (v) => v >= 0.6],
   ['offline reply median words', 'responder.medianReplyWords', '< 60', (v) => v < 60],
 ];
+
+/** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */
+function retrievalHeadline(retrieval: Figures | undefined): Figures {
+  const hit5 = (path: string) => at(retrieval ?? {}, `quality.squad.${path}.hit@5`) as number | undefined;
+  const hybrid = hit5('ckb.hybrid');
+  const peers = [hit5('peers.miniSearch.scores'), hit5('peers.langChain.scores')].filter(
+    (v) => v !== undefined,
+  );
+  const latency = (at(retrieval ?? {}, 'latency') ?? []) as { chunks: number; searchMilliseconds: Figures }[];
+  const at100k = latency.find((size) => size.chunks === 100_000);
+  return {
+    squad_hybrid_hit5: hybrid,
+    squad_margin_points:
+      hybrid !== undefined && peers.length > 0
+        ? Math.round((hybrid - Math.max(...peers)) * 1000) / 10
+        : undefined,
+    search_p95_ms_100k: at100k ? at(at100k.searchMilliseconds, 'hybrid.p95') : undefined,
+  };
+}
 
 function at(results: Figures, path: string): unknown {
   return path.split('.').reduce<unknown>((value, key) => (value as Figures | undefined)?.[key], results);
@@ -53,6 +72,7 @@ for (const [name, benchmark] of Object.entries(BENCHMARKS)) {
   }
   process.stderr.write(`bench: ${name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
 }
+results['headline'] = retrievalHeadline(results['retrieval'] as Figures | undefined);
 await writeFile(resolve(import.meta.dirname, 'results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 
 const rows = HEADLINES.map(([label, path, target, pass]) => {
