@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one run, figures to bench/results/latest.json and a table of the
 // headline figures against the issues' targets. Peers run beside ckb inside each benchmark.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -55,7 +55,12 @@ function at(results: Figures, path: string): unknown {
 }
 
 const only = process.argv.slice(2);
+const latestPath = resolve(import.meta.dirname, 'results/latest.json');
+// Naming benchmarks re-runs only those, keeping the other figures of the last full run.
+const previous: Figures =
+  only.length > 0 ? JSON.parse(await readFile(latestPath, 'utf8').catch(() => '{}')) : {};
 const results: Figures = {
+  ...previous,
   measured_at: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
@@ -73,7 +78,7 @@ for (const [name, benchmark] of Object.entries(BENCHMARKS)) {
   process.stderr.write(`bench: ${name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
 }
 results['headline'] = retrievalHeadline(results['retrieval'] as Figures | undefined);
-await writeFile(resolve(import.meta.dirname, 'results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(latestPath, `${JSON.stringify(results, null, 2)}\n`);
 
 const rows = HEADLINES.map(([label, path, target, pass]) => {
   const value = at(results, path);

@@ -12,6 +12,26 @@ export interface Logger {
 const FLUSH_INTERVAL_MS = 200;
 const FLUSH_BYTES = 64 * 1024;
 
+let lastMillisecond = 0;
+let lastTime = '';
+
+/** Formatting a date costs more than the rest of a log line; under load many lines share a millisecond. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTime = new Date(now).toISOString();
+  }
+  return lastTime;
+}
+
+/** One JSON object per line, built without copying `fields` into a new object (this runs for every request). */
+function formatLine(level: LogLevel, message: string, fields: Record<string, unknown>): string {
+  const rest = JSON.stringify(fields);
+  const head = `{"time":"${isoNow()}","level":"${level}","message":${JSON.stringify(message)}`;
+  return rest === '{}' ? `${head}}\n` : `${head},${rest.slice(1)}\n`;
+}
+
 /**
  * Structured JSON lines, one per event, appended to the daemon's log file. Lines are gathered and
  * written together every 200 ms: one write per request line cost a quarter of the CPU under load.
@@ -34,7 +54,7 @@ export function createFileLogger(path: string): Logger {
   timer.unref();
   return {
     log(level, message, fields = {}) {
-      const line = `${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`;
+      const line = formatLine(level, message, fields);
       if (level === 'error') {
         buffer += line;
         const text = buffer;
