@@ -1,3 +1,4 @@
+import { STATUS_BY_TYPE } from '../src/api/error-status.ts';
 import type { ErrorBody, ErrorType } from '../src/api/errors.ts';
 
 /** Every failure a caller can act on; `type` is the contract's error type, mapped to a status in one place below. */
@@ -28,20 +29,6 @@ export const forbidden = (message: string) => new CkbError('forbidden', message)
 export const upstreamError = (message: string, cause?: unknown) =>
   new CkbError('upstream_error', message, { cause });
 
-/** The only place an HTTP status is chosen. */
-export const STATUS_BY_TYPE: Record<ErrorType, number> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  upstream_error: 502,
-  internal_error: 500,
-};
-
 export function isCkbError(error: unknown): error is CkbError {
   return error instanceof CkbError;
 }
@@ -54,7 +41,7 @@ export interface ErrorResponse {
   internal: boolean;
 }
 
-/** Turns anything thrown into the contract's error body; unknown errors hide their message. */
+/** The only place an error becomes a status and a body; unknown errors hide their message. */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (isCkbError(error)) {
     const body: ErrorBody = { error: { type: error.type, message: error.message } };

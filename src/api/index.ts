@@ -2,6 +2,7 @@ export * from './applications.ts';
 export * from './common.ts';
 export * from './conversations.ts';
 export * from './endpoints.ts';
+export * from './error-status.ts';
 export * from './errors.ts';
 export * from './files.ts';
 export * from './keys.ts';

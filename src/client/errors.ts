@@ -1,18 +1,5 @@
+import { STATUS_BY_TYPE } from '../api/error-status.ts';
 import type { ErrorBody, ErrorType } from '../api/errors.ts';
-
-/** The contract's status for each error type, used when an error arrives inside an event stream (no status line). */
-const STATUS_BY_TYPE: Record<ErrorType, number> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  upstream_error: 502,
-  internal_error: 500,
-};
 
 /** The daemon answered with an error: `status`, `type` and `param` are the contract's. */
 export class CkbApiError extends Error {

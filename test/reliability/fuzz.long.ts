@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ENDPOINTS } from '../../src/api/endpoints.ts';
-import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
-import { generateRequests, type KnownIds, runFuzz } from './fuzz.ts';
+import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
+import { generateRequests, type KnownIds, runFuzz, seedFuzzTarget } from './fuzz.ts';
 import { recordFigures, sleep, snapshot } from './support.ts';
 
 const COUNT = 10_000;
@@ -10,20 +10,7 @@ let known: KnownIds;
 
 beforeAll(async () => {
   daemon = await startTestDaemon();
-  const application = (await daemon.call('POST', '/applications', { name: 'fuzzed' })).body.id;
-  const source = (
-    await daemon.call('POST', '/sources', {
-      application_id: application,
-      type: 'text',
-      name: 'notes',
-      content: 'The lighthouse keeper logs every storm in the harbour chart.',
-    })
-  ).body.id;
-  await waitForSource(daemon, source);
-  const conversation = (
-    await daemon.call('POST', '/conversations', { application_id: application, message: 'Who logs storms?' })
-  ).body.conversation_id;
-  known = { application, source, conversation };
+  known = await seedFuzzTarget(daemon);
 });
 
 afterAll(() => daemon.close());

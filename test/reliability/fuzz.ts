@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.ts';
 import { ErrorBody } from '../../src/api/errors.ts';
-import type { TestDaemon } from '../support/daemon.ts';
+import { type TestDaemon, waitForSource } from '../support/daemon.ts';
 
 /** Ids that exist in the fuzzed daemon, by path prefix, so bodies reach validation behind a real lookup. */
 export interface KnownIds {
@@ -354,4 +354,22 @@ export async function runFuzz(
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   return outcome;
+}
+
+/** One application with a completed source and a conversation, so fuzzed ids can also hit real resources. */
+export async function seedFuzzTarget(daemon: TestDaemon): Promise<KnownIds> {
+  const application = (await daemon.call('POST', '/applications', { name: 'fuzzed' })).body.id;
+  const source = (
+    await daemon.call('POST', '/sources', {
+      application_id: application,
+      type: 'text',
+      name: 'notes',
+      content: 'The lighthouse keeper logs every storm in the harbour chart.',
+    })
+  ).body.id;
+  await waitForSource(daemon, source);
+  const conversation = (
+    await daemon.call('POST', '/conversations', { application_id: application, message: 'Who logs storms?' })
+  ).body.conversation_id;
+  return { application, source, conversation };
 }
