@@ -3,35 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
-
-/** Deterministic prose, distinct per source, long enough that ingestion takes a while. */
-function document(seed: number, paragraphs: number): string {
-  const words = [
-    'harbour',
-    'granite',
-    'lantern',
-    'tide',
-    'keeper',
-    'signal',
-    'beacon',
-    'reef',
-    'storm',
-    'chart',
-  ];
-  const out: string[] = [];
-  for (let p = 0; p < paragraphs; p++) {
-    const sentence = Array.from(
-      { length: 40 },
-      (_, i) => words[(seed * 7 + p * 3 + i * i) % words.length],
-    ).join(' ');
-    out.push(`Section ${seed}.${p}: ${sentence}.`);
-  }
-  return out.join('\n\n');
-}
+import { prose } from '../support/prose.ts';
 
 const SOURCES = Array.from({ length: 12 }, (_, index) => ({
   name: `doc-${index}`,
-  content: document(index, 250),
+  content: prose(index, 250),
 }));
 
 async function waitAllDone(daemon: DaemonProcess, timeoutMs = 60_000): Promise<any[]> {

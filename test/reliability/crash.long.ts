@@ -3,36 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+import { prose } from '../support/prose.ts';
 import { readStorage, storageProblems } from './storage.ts';
 import { percentile, recordFigures, sleep } from './support.ts';
 
 const CYCLES = 20;
-const WORDS = [
-  'harbour',
-  'granite',
-  'lantern',
-  'tide',
-  'keeper',
-  'signal',
-  'beacon',
-  'reef',
-  'storm',
-  'chart',
-];
-
-function document(seed: number, paragraphs: number): string {
-  return Array.from({ length: paragraphs }, (_, paragraph) => {
-    const sentence = Array.from(
-      { length: 40 },
-      (_, word) => WORDS[(seed * 7 + paragraph * 3 + word * word) % WORDS.length],
-    ).join(' ');
-    return `Section ${seed}.${paragraph}: ${sentence}.`;
-  }).join('\n\n');
-}
-
 const SOURCES = Array.from({ length: 20 }, (_, index) => ({
   name: `doc-${index}`,
-  content: document(index, 150),
+  content: prose(index, 150),
 }));
 
 async function request(daemon: DaemonProcess, method: string, path: string, body?: unknown) {
@@ -153,7 +131,7 @@ function workload(
         application_id: app.id,
         type: 'text',
         name: 'brief',
-        content: document(99, 20),
+        content: prose(99, 20),
       });
       await request(daemon, 'POST', '/conversations', { application_id: app.id, message: 'storm?' });
       const { status } = await request(daemon, 'DELETE', `/applications/${app.id}`);
