@@ -12,9 +12,14 @@ interface Task {
   url: string;
   resolve: (page: HtmlPage) => void;
   reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
 }
 
 type Reply = { page: HtmlPage } | { error: string };
+
+/** Bounds for one page: a hostile or broken page costs its page, never the daemon's memory or a stuck crawl. */
+const WORKER_HEAP_MB = 256;
+const PAGE_TIMEOUT_MS = 30_000;
 
 const workerFile = new URL(
   import.meta.url.endsWith('.ts') ? './html-worker.ts' : './html-worker.js',
@@ -39,13 +44,19 @@ export function createHtmlExtractor(size = availableParallelism()): HtmlExtracto
       const task = queue.shift()!;
       running.set(worker, task);
       worker.ref();
+      task.timer = setTimeout(() => {
+        retire(worker, new Error(`reading the page took longer than ${PAGE_TIMEOUT_MS / 1000} s`));
+        void worker.terminate();
+      }, PAGE_TIMEOUT_MS);
       worker.postMessage({ html: task.html, url: task.url });
     }
   };
   const settle = (worker: Worker, outcome: (task: Task) => void) => {
     const task = running.get(worker);
     running.delete(worker);
-    if (task) outcome(task);
+    if (!task) return;
+    clearTimeout(task.timer);
+    outcome(task);
   };
   const retire = (worker: Worker, error: Error) => {
     workers.delete(worker);
@@ -55,7 +66,7 @@ export function createHtmlExtractor(size = availableParallelism()): HtmlExtracto
     dispatch();
   };
   const spawn = (): Worker => {
-    const worker = new Worker(workerFile);
+    const worker = new Worker(workerFile, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     worker.on('message', (reply: Reply) => {
       settle(worker, (task) =>
         'page' in reply ? task.resolve(reply.page) : task.reject(new Error(reply.error)),
