@@ -58,7 +58,7 @@ function figures(sources: any[], seconds: number) {
   };
 }
 
-async function ingestFiles(daemon: BenchServer, name: string, paths: string[], concurrency = 8) {
+async function ingestFiles(daemon: BenchServer, name: string, paths: string[], concurrency = 32) {
   const application = (await daemon.call('POST', '/applications', { name })).id;
   const started = performance.now();
   const queue = [...paths];
