@@ -97,7 +97,11 @@ describe('pre-signed URL misuse', () => {
     );
     expect(otherAccount).toBeDefined();
     const tamperings: ((url: URL) => void)[] = [
-      (url) => url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}0`),
+      (url) => {
+        // Change the last hex digit (to another one: "0" would be no change one time in sixteen).
+        const signature = url.searchParams.get('signature')!;
+        url.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
+      },
       (url) => url.searchParams.set('signature', ''),
       (url) => url.searchParams.set('signature', 'zz'.repeat(32)),
       (url) => url.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3_600)),
