@@ -1,5 +1,6 @@
+import { dirname, join } from 'node:path';
 import { type Connection, connect } from '@lancedb/lancedb';
-import { RecordTable } from './record-table.ts';
+import { RecordTable, type StoredRecord } from './record-table.ts';
 import type {
   AccountRecord,
   ApplicationRecord,
@@ -24,25 +25,25 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Opens (creating on first use) every metadata table under `directory`. */
-export async function openStore(directory: string): Promise<Store> {
+/**
+ * Opens (creating on first use) every metadata table under `directory`, with their write-ahead journals in
+ * `journalDirectory` (by default `journal` beside it).
+ */
+export async function openStore(
+  directory: string,
+  journalDirectory = join(dirname(directory), 'journal'),
+): Promise<Store> {
   const connection = await connect(directory);
+  const open = <T extends StoredRecord>(name: string, parentOf: (record: T) => string) =>
+    RecordTable.open<T>(connection, name, parentOf, journalDirectory);
   const tables = {
-    accounts: await RecordTable.open<AccountRecord>(connection, 'accounts', () => ''),
-    keys: await RecordTable.open<KeyRecord>(connection, 'keys', () => ''),
-    applications: await RecordTable.open<ApplicationRecord>(connection, 'applications', () => ''),
-    sources: await RecordTable.open<SourceRecord>(connection, 'sources', (source) => source.application_id),
-    files: await RecordTable.open<FileRecord>(connection, 'files', () => ''),
-    conversations: await RecordTable.open<ConversationRecord>(
-      connection,
-      'conversations',
-      (c) => c.application_id,
-    ),
-    messages: await RecordTable.open<MessageRecord>(
-      connection,
-      'messages',
-      (message) => message.conversation_id,
-    ),
+    accounts: await open<AccountRecord>('accounts', () => ''),
+    keys: await open<KeyRecord>('keys', () => ''),
+    applications: await open<ApplicationRecord>('applications', () => ''),
+    sources: await open<SourceRecord>('sources', (source) => source.application_id),
+    files: await open<FileRecord>('files', () => ''),
+    conversations: await open<ConversationRecord>('conversations', (c) => c.application_id),
+    messages: await open<MessageRecord>('messages', (message) => message.conversation_id),
   };
   const all = Object.values(tables);
   return {

@@ -1,5 +1,6 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, Schema, Utf8 } from 'apache-arrow';
+import { Journal } from './journal.ts';
 
 /** Every metadata record carries these; the rest of it is stored as JSON in `body`. */
 export interface StoredRecord {
@@ -22,27 +23,23 @@ export function idList(ids: readonly string[]): string {
   return ids.map(quote).join(', ');
 }
 
+/** Store commits between compactions: each adds a fragment, and later writes slow down as fragments pile up. */
 const COMMITS_BETWEEN_COMPACTIONS = 50;
+/** How long journaled writes wait to be stored in LanceDB together; a crash in between loses nothing. */
+const CHECKPOINT_DELAY_MS = 1_000;
 
-type Write<T> =
-  | { kind: 'put'; records: T[] }
-  | { kind: 'delete'; ids: readonly string[] }
-  | { kind: 'maintain'; olderThan: Date };
-
-interface QueuedWrite<T> {
-  write: Write<T>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
+type JournalEntry<T> = { put: T[] } | { delete: string[] };
 
 /**
- * A LanceDB table of small records (applications, sources, …) with a write-through cache in memory.
- * LanceDB holds the truth: a write resolves only after it is committed, and the cache changes only then,
- * so a failed write changes nothing. Reads come from memory, which keeps lookups per request in microseconds.
+ * A LanceDB table of small records (applications, sources, …) with a write-through cache in memory and a
+ * write-ahead journal in front. A write resolves once it is durable in the journal (a grouped append and
+ * fdatasync, well under a millisecond), and the cache changes only then, so a failed write changes nothing.
+ * About once a second the journaled writes are stored in LanceDB together (an append for new records, one
+ * merge for changed ones) and their journal segment is deleted; segments a crash left are replayed at open.
+ * Reads come from memory, which keeps lookups per request in microseconds.
  *
- * Writes that arrive while a commit is running are grouped into the next one (runs of puts become one
- * merge-insert, runs of deletes one delete), in order: each LanceDB commit costs milliseconds whatever its
- * size, so many concurrent small writes (thousands of sources ingesting) would otherwise queue behind each other.
+ * Why the journal: a LanceDB commit costs 5 to 40 ms whatever its size, and thousands of sources ingesting at
+ * once (each created, then marked COMPLETED) queued behind one another's commits.
  */
 export class RecordTable<T extends StoredRecord> {
   readonly name: string;
@@ -51,8 +48,18 @@ export class RecordTable<T extends StoredRecord> {
   private readonly records = new Map<string, T>();
   /** Ids by parent id (a source's application, a message's conversation), so children are found without a scan. */
   private readonly children = new Map<string, Set<string>>();
-  private queue: QueuedWrite<T>[] = [];
-  private flushing: Promise<void> | undefined;
+  /** Ids of the rows in the LanceDB table, which decide between appending a record and merging it. */
+  private readonly stored = new Set<string>();
+  private journal!: Journal;
+  /** Durable in the journal's current segment, not yet in LanceDB. */
+  private unstored: JournalEntry<T>[] = [];
+  /** Taken from closed segments by a checkpoint whose store failed; retried first. */
+  private retrying: JournalEntry<T>[] = [];
+  private closedSegments: string[] = [];
+  /** LanceDB operations, one at a time: a compaction beside a commit would conflict with it. */
+  private storing: Promise<void> = Promise.resolve();
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private closing = false;
   private writesSinceMaintenance = 0;
   private commitsSinceCompaction = 0;
   private cleanupPending = false;
@@ -63,16 +70,26 @@ export class RecordTable<T extends StoredRecord> {
     this.parentOf = parentOf;
   }
 
+  /** Opens the table and its journal in `journalDirectory`, storing in LanceDB what an earlier run journaled. */
   static async open<T extends StoredRecord>(
     connection: Connection,
     name: string,
     parentOf: (record: T) => string,
+    journalDirectory: string,
   ): Promise<RecordTable<T>> {
     const table = await connection.createEmptyTable(name, RECORD_SCHEMA, { existOk: true });
     const recordTable = new RecordTable<T>(name, table, parentOf);
     for (const row of await table.query().select(['body']).toArray()) {
-      recordTable.remember(JSON.parse(String(row.body)) as T);
+      const record = JSON.parse(String(row.body)) as T;
+      recordTable.remember(record);
+      recordTable.stored.add(record.id);
     }
+    const { journal, found } = await Journal.open(journalDirectory, name);
+    recordTable.journal = journal;
+    const replayed = found.flatMap((segment) => segment.entries as JournalEntry<T>[]);
+    for (const entry of replayed) recordTable.applyToCache(entry);
+    await recordTable.store(replayed);
+    await journal.remove(found.map((segment) => segment.path));
     return recordTable;
   }
 
@@ -98,117 +115,144 @@ export class RecordTable<T extends StoredRecord> {
     return this.records.size;
   }
 
-  /** Inserts or replaces records; resolves once they are committed. A call's records commit together. */
+  /** Inserts or replaces records; resolves once they are durable. A call's records are written together. */
   put(...records: T[]): Promise<void> {
-    return records.length === 0 ? Promise.resolve() : this.enqueue({ kind: 'put', records });
+    return records.length === 0 ? Promise.resolve() : this.write({ put: records });
   }
 
   /**
    * Changes a record in memory only, for a state that need not survive a restart (a source being
-   * PROCESSING is PENDING again after one, and resumes either way): it costs no commit.
+   * PROCESSING is PENDING again after one, and resumes either way): it costs no write.
    */
   setTransient(record: T): void {
     if (this.records.has(record.id)) this.remember(record);
   }
 
-  /** Deletes records; resolves once the delete is committed. */
+  /** Deletes records; resolves once the delete is durable. */
   delete(ids: readonly string[]): Promise<void> {
-    return ids.length === 0 ? Promise.resolve() : this.enqueue({ kind: 'delete', ids });
+    return ids.length === 0 ? Promise.resolve() : this.write({ delete: [...ids] });
   }
 
   /**
    * Compacts files and drops old versions so many small writes do not grow the directory without bound.
-   * It queues like a write: a compaction running beside a commit would conflict with it. Versions newer than
-   * `olderThan` survive a run, so the run after the last write cleans once more: without it, a burst of writes
-   * followed by quiet kept its last minute of versions (thousands of files) for good.
+   * Versions newer than `olderThan` survive a run, so the run after the last write cleans once more: without it,
+   * a burst of writes followed by quiet kept its last minute of versions (thousands of files) for good.
    */
   maintain(olderThan: Date): Promise<void> {
-    return this.writesSinceMaintenance === 0 && !this.cleanupPending
-      ? Promise.resolve()
-      : this.enqueue({ kind: 'maintain', olderThan });
-  }
-
-  /** Waits for queued writes to commit, then releases the table. */
-  async close(): Promise<void> {
-    await this.flushing;
-    this.table.close();
-  }
-
-  private enqueue(write: Write<T>): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      this.flushing ??= this.flush();
+    if (this.writesSinceMaintenance === 0 && !this.cleanupPending) return Promise.resolve();
+    return this.onStoringLane(async () => {
+      this.cleanupPending = this.writesSinceMaintenance > 0;
+      this.writesSinceMaintenance = 0;
+      await this.table.optimize({ cleanupOlderThan: olderThan });
     });
   }
 
-  private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.takeRun();
-      try {
-        await this.commit(batch.map((queued) => queued.write));
-        for (const queued of batch) queued.resolve();
-      } catch (error) {
-        for (const queued of batch) queued.reject(error);
-      }
-      await this.compactNow().catch(() => {});
+  /**
+   * Waits for queued writes, stores every journaled one in LanceDB and deletes the journal. If storing fails,
+   * the journal stays and the next open stores it.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.checkpointTimer);
+    await this.journal.close();
+    await this.storing.catch(() => {});
+    try {
+      await this.store([...this.retrying, ...this.unstored]);
+      await this.journal.remove([...this.closedSegments, this.journal.currentSegment]);
+    } catch {
+      // Kept in the journal, which the next open replays.
     }
-    this.flushing = undefined;
+    this.table.close();
   }
 
-  /**
-   * Every commit adds a small fragment, and updates slow down as fragments pile up (10 ms at first, 40 ms
-   * after a few hundred); compacting every 50 commits keeps them near the start.
-   */
-  private async compactNow(): Promise<void> {
-    if (++this.commitsSinceCompaction < COMMITS_BETWEEN_COMPACTIONS) return;
+  private write(entry: JournalEntry<T>): Promise<void> {
+    return this.journal.append(entry, () => {
+      this.applyToCache(entry);
+      this.unstored.push(entry);
+      this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
+    });
+  }
+
+  private applyToCache(entry: JournalEntry<T>): void {
+    if ('put' in entry) for (const record of entry.put) this.remember(record);
+    else for (const id of entry.delete) this.forget(id);
+  }
+
+  /** Moves the journal's current segment into LanceDB: later writes go to a new segment meanwhile. */
+  private checkpoint(): void {
+    if (this.closing) return;
+    let entries: JournalEntry<T>[] = [];
+    const rotated = this.journal.rotate(() => {
+      entries = this.unstored;
+      this.unstored = [];
+      this.checkpointTimer = undefined;
+    });
+    void this.onStoringLane(async () => {
+      this.closedSegments.push(await rotated);
+      this.retrying.push(...entries);
+      await this.store(this.retrying);
+      this.retrying = [];
+      await this.journal.remove(this.closedSegments.splice(0));
+      await this.compactEvery(COMMITS_BETWEEN_COMPACTIONS);
+    }).catch(() => {
+      // Still durable in the journal; the next checkpoint (or the next open) stores it.
+      if (!this.closing)
+        this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
+    });
+  }
+
+  private onStoringLane(run: () => Promise<void>): Promise<void> {
+    const next = this.storing.catch(() => {}).then(run);
+    this.storing = next;
+    return next;
+  }
+
+  private async compactEvery(commits: number): Promise<void> {
+    if (this.commitsSinceCompaction < commits) return;
     this.commitsSinceCompaction = 0;
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
   }
 
-  /** The longest run of queued writes of one kind, so a put never overtakes a delete queued before it. */
-  private takeRun(): QueuedWrite<T>[] {
-    const kind = this.queue[0]?.write.kind;
-    const end = this.queue.findIndex((queued) => queued.write.kind !== kind);
-    return this.queue.splice(0, end === -1 ? this.queue.length : end);
+  /**
+   * Writes the final state of every record the entries touch: new ones appended, changed ones merged by id,
+   * deleted ones removed. Replaying entries already stored (a crash between storing and deleting the journal)
+   * merges the same values again, so it never duplicates a row.
+   */
+  private async store(entries: JournalEntry<T>[]): Promise<void> {
+    const latest = new Map<string, T | null>();
+    for (const entry of entries) {
+      if ('put' in entry) for (const record of entry.put) latest.set(record.id, record);
+      else for (const id of entry.delete) latest.set(id, null);
+    }
+    const inserts: T[] = [];
+    const updates: T[] = [];
+    const deletes: string[] = [];
+    for (const [id, record] of latest) {
+      if (record === null) {
+        if (this.stored.has(id)) deletes.push(id);
+      } else (this.stored.has(id) ? updates : inserts).push(record);
+    }
+    if (inserts.length > 0) {
+      await this.commit(() => this.table.add(inserts.map((record) => this.row(record))));
+      for (const record of inserts) this.stored.add(record.id);
+    }
+    if (updates.length > 0) {
+      const rows = updates.map((record) => this.row(record));
+      await this.commit(() =>
+        this.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows),
+      );
+    }
+    for (let start = 0; start < deletes.length; start += 500) {
+      const ids = deletes.slice(start, start + 500);
+      await this.commit(() => this.table.delete(`id IN (${idList(ids)})`));
+      for (const id of ids) this.stored.delete(id);
+    }
   }
 
-  private async commit(writes: Write<T>[]): Promise<void> {
-    const first = writes[0];
-    if (first?.kind === 'maintain') {
-      this.cleanupPending = this.writesSinceMaintenance > 0;
-      this.writesSinceMaintenance = 0;
-      await this.table.optimize({ cleanupOlderThan: first.olderThan });
-      return;
-    }
+  private async commit(run: () => Promise<unknown>): Promise<void> {
+    await run();
     this.writesSinceMaintenance += 1;
-    if (first?.kind === 'delete') {
-      const ids = writes.flatMap((write) => (write.kind === 'delete' ? write.ids : []));
-      for (let start = 0; start < ids.length; start += 500) {
-        await this.table.delete(`id IN (${idList(ids.slice(start, start + 500))})`);
-      }
-      for (const id of ids) this.forget(id);
-      return;
-    }
-    // New records are appended (a few ms); records that exist are replaced by id, which costs a join. A
-    // call's records go one way together, so each put stays one commit.
-    const inserts = new Map<string, T>();
-    const updates = new Map<string, T>();
-    for (const write of writes) {
-      if (write.kind !== 'put') continue;
-      const isNew = write.records.every((record) => !this.records.has(record.id) || inserts.has(record.id));
-      for (const record of write.records) (isNew ? inserts : updates).set(record.id, record);
-    }
-    if (inserts.size > 0) await this.table.add([...inserts.values()].map((record) => this.row(record)));
-    for (const record of inserts.values()) this.remember(record);
-    if (updates.size === 1) {
-      const [record] = [...updates.values()] as [T];
-      const { id: _id, ...values } = this.row(record);
-      await this.table.update({ where: `id = ${quote(record.id)}`, values });
-    } else if (updates.size > 1) {
-      const rows = [...updates.values()].map((record) => this.row(record));
-      await this.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
-    }
-    for (const record of updates.values()) this.remember(record);
+    this.commitsSinceCompaction += 1;
   }
 
   private row(record: T) {
