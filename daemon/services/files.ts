@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -85,7 +85,9 @@ export async function createFileService(deps: {
   const filesDir = join(dataDir, 'files');
   await mkdir(filesDir, { recursive: true, mode: 0o700 });
   await removeLeftovers(filesDir, store);
-  const secret = await loadSecret(dataDir);
+  // Made a key object once: given as bytes, the secret was imported again on every signature, which cost
+  // more than the HMAC itself.
+  const secret = createSecretKey(await loadSecret(dataDir));
   const uploading = new Set<string>();
 
   /** The signature binds the id to its account, expiry and name, so none of them can be changed. */
