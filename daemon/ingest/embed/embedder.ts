@@ -5,10 +5,21 @@ export interface EmbedOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A plain value, so it can be posted to a worker thread, from which `embedderFromRecipe` builds an embedder with
+ * the same id and the same vectors.
+ */
+export type EmbedderRecipe = { kind: 'hashed'; dimensions: number };
+
 /** Turns texts into vectors of one fixed space; `id` names that space, so vectors of two ids never mix. */
 export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
+  /**
+   * Present when the embedder is pure computation that a worker thread can rebuild and run next to the
+   * chunker; absent for remote embedders, which are called from the main thread.
+   */
+  readonly recipe?: EmbedderRecipe;
   embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }
 

@@ -35,6 +35,7 @@ export function createHashedEmbedder(options: HashedEmbedderOptions = {}): Embed
   return {
     id: `offline-hash-${dimensions}-v1`,
     dimensions,
+    recipe: { kind: 'hashed', dimensions },
     embed: async (texts: string[], embedOptions?: EmbedOptions) => {
       embedOptions?.signal?.throwIfAborted();
       return texts.map(vectorOf);

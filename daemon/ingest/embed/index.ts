@@ -2,7 +2,7 @@ import type { Embedder } from './embedder.ts';
 import { createHashedEmbedder } from './hashed.ts';
 import { createProviderEmbedder } from './openai.ts';
 
-export type { Embedder, EmbeddingKind, EmbedOptions } from './embedder.ts';
+export type { Embedder, EmbedderRecipe, EmbeddingKind, EmbedOptions } from './embedder.ts';
 export { EmbeddingProviderError } from './openai.ts';
 
 export interface EmbedderConfig {
