@@ -1,4 +1,3 @@
-import { extractFile } from './extract/index.ts';
 import type { ExtractedDocument } from './types.ts';
 import { crawlWebsite } from './web/crawl.ts';
 import { fetchDocument, fetchPages } from './web/fetch.ts';
@@ -6,16 +5,14 @@ import type { FetchOptions } from './web/http.ts';
 
 export interface LoadOptions {
   fetch: FetchOptions;
-  extractTimeoutMs: number;
   crawlMaxPages: number;
   crawlMaxDepth: number;
   signal: AbortSignal;
 }
 
-/** What a source's content points at, resolved by the caller (a stored file's path, or web addresses). */
-export type SourceInput =
+/** Content whose document is made on the main thread: typed text, or pages fetched from the web. */
+export type DocumentInput =
   | { kind: 'text'; text: string }
-  | { kind: 'file'; path: string; name: string }
   | { kind: 'url'; url: string }
   | { kind: 'urls'; urls: string[] }
   | { kind: 'website'; url: string };
@@ -26,19 +23,11 @@ export interface LoadedDocument {
   warnings: string[];
 }
 
-export async function loadDocument(input: SourceInput, options: LoadOptions): Promise<LoadedDocument> {
+export async function loadDocument(input: DocumentInput, options: LoadOptions): Promise<LoadedDocument> {
   const fetchOptions = { ...options.fetch, signal: options.signal };
   switch (input.kind) {
     case 'text':
       return { document: { pages: [{ page: 1, text: input.text }] }, warnings: [] };
-    case 'file':
-      return {
-        document: await extractFile(input.path, input.name, {
-          timeoutMs: options.extractTimeoutMs,
-          signal: options.signal,
-        }),
-        warnings: [],
-      };
     case 'url':
       return { document: await fetchDocument(input.url, fetchOptions), warnings: [] };
     case 'urls': {

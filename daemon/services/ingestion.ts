@@ -1,16 +1,19 @@
 import PQueue from 'p-queue';
 import { type Clock, timestamp } from '../clock.ts';
 import type { DaemonConfig } from '../config.ts';
-import { chunkContextText, chunkDocument } from '../ingest/chunk.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
-import { type LoadedDocument, loadDocument, type SourceInput } from '../ingest/load-document.ts';
+import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
 import type { Logger } from '../logger.ts';
 import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import type { SourceRecord } from '../store/records.ts';
 import { storedFilePath } from './files.ts';
 
-const EMBED_BATCH = 64;
+/**
+ * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
+ * preparing more sources waits, so a slow disk cannot let them pile up without bound.
+ */
+const MAX_ROWS_AWAITING_COMMIT = 32_000;
 
 /** A source that cannot be ingested for a reason the user can act on. */
 class IngestionError extends Error {}
@@ -31,10 +34,18 @@ function userMessage(error: unknown): string | undefined {
 
 export type Ingestion = ReturnType<typeof createIngestion>;
 
+/** A source whose chunks are ready to store, as the source record read when it was prepared. */
+interface Staged {
+  source: SourceRecord;
+  prepared: PreparedSource;
+}
+
 /**
- * Runs sources from PENDING to COMPLETED or FAILED in a bounded queue. A source is written COMPLETED only
- * after all its chunks are committed, and every run starts by removing chunks an interrupted run left, so
- * a crash at any moment converges to the chunks an uninterrupted run gives.
+ * Runs sources from PENDING to COMPLETED or FAILED in two stages. The first, in a bounded lane, does the CPU
+ * and network work; the second, outside the lanes, waits for the chunks' commit, so one commit takes the chunks
+ * of every source prepared meanwhile. A source is written COMPLETED only after all its chunks are committed,
+ * and `resume` removes the chunks of interrupted runs before they run again, so a crash at any moment
+ * converges to the chunks an uninterrupted run gives.
  */
 export function createIngestion(deps: {
   store: Store;
@@ -52,7 +63,11 @@ export function createIngestion(deps: {
     local: new PQueue({ concurrency: config.limits.ingest_concurrency }),
     web: new PQueue({ concurrency: config.limits.ingest_concurrency }),
   };
+  const rowsAwaitingCommit = createRowBudget(MAX_ROWS_AWAITING_COMMIT);
   const running = new Map<string, AbortController>();
+  /** Every job from enqueue to its last write, including those `cancel` already aborted. */
+  const jobs = new Set<Promise<void>>();
+  let stopping = false;
 
   function laneOf(id: string): PQueue {
     const source = store.sources.get(id);
@@ -84,33 +99,11 @@ export function createIngestion(deps: {
     return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name };
   }
 
-  async function embedAndStore(
-    source: SourceRecord,
-    loaded: LoadedDocument,
-    signal: AbortSignal,
-  ): Promise<number> {
-    const chunks = chunkDocument(loaded.document);
-    for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
-      signal.throwIfAborted();
-      const batch = chunks.slice(start, start + EMBED_BATCH);
-      const vectors = await embedder.embed(batch.map(chunkContextText), { kind: 'document', signal });
-      const records: ChunkRecord[] = batch.map((chunk) => ({
-        ...chunk,
-        sourceId: source.id,
-        applicationId: source.application_id,
-        accountId: source.account_id,
-      }));
-      await chunkIndex.add(records, vectors);
-      // Embedding is CPU-bound on the offline embedder: let requests in between batches.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return chunks.length;
-  }
-
-  /** `interrupted`: an earlier run may have left chunks behind, which go first. */
-  async function ingest(id: string, interrupted: boolean, signal: AbortSignal): Promise<void> {
+  /** Stage one, in a lane: ends once the chunks and vectors are ready and there is room for them to wait. */
+  async function prepare(id: string, signal: AbortSignal): Promise<Staged | undefined> {
+    signal.throwIfAborted();
     const source = current(id);
-    if (!source) return;
+    if (!source) return undefined;
     // Not committed: after a restart the source is PENDING again and resumes just the same.
     store.sources.setTransient({
       ...source,
@@ -118,60 +111,99 @@ export function createIngestion(deps: {
       embed_status_message: '',
       updated_at: timestamp(clock),
     });
-    if (interrupted) await chunkIndex.deleteBySources([id]);
+    const prepared = await prepareSource(inputOf(source), {
+      fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
+      extractTimeoutMs: config.limits.extract_timeout_ms,
+      crawlMaxPages: config.limits.crawl_max_pages,
+      crawlMaxDepth: config.limits.crawl_max_depth,
+      embedder,
+      name: source.name,
+      signal,
+    });
+    if (prepared.chunks.length === 0) throw new IngestionError(`${source.name} contains no text to index`);
+    await rowsAwaitingCommit.reserve(prepared.chunks.length);
+    return { source, prepared };
+  }
+
+  /**
+   * Stage two, outside the lanes. A source cancelled before its chunks are queued (while it waited for room)
+   * must not add them: the delete that cancelled it is already queued and would miss them.
+   */
+  async function commit({ source, prepared }: Staged, signal: AbortSignal): Promise<void> {
     try {
-      const loaded = await loadDocument(inputOf(source), {
-        fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
-        extractTimeoutMs: config.limits.extract_timeout_ms,
-        crawlMaxPages: config.limits.crawl_max_pages,
-        crawlMaxDepth: config.limits.crawl_max_depth,
-        signal,
-      });
-      const characters = loaded.document.pages.reduce((sum, page) => sum + page.text.length, 0);
-      const chunks = await embedAndStore(source, loaded, signal);
-      if (chunks === 0) throw new IngestionError(`${source.name} contains no text to index`);
       signal.throwIfAborted();
+      const records: ChunkRecord[] = prepared.chunks.map((chunk) => ({
+        ...chunk,
+        sourceId: source.id,
+        applicationId: source.application_id,
+        accountId: source.account_id,
+      }));
+      await chunkIndex.add(records, prepared.vectors);
+    } finally {
+      rowsAwaitingCommit.release(prepared.chunks.length);
+    }
+  }
+
+  async function ingest(id: string, signal: AbortSignal): Promise<void> {
+    const source = current(id);
+    if (!source) return;
+    try {
+      const staged = await laneOf(id).add(() => prepare(id, signal));
+      if (!staged) return;
+      await commit(staged, signal);
+      signal.throwIfAborted();
+      const { prepared } = staged;
       await update(id, {
         embed_status: 'COMPLETED',
-        embed_status_message: loaded.warnings.length
-          ? `some pages were skipped: ${loaded.warnings.join('; ')}`
+        embed_status_message: prepared.warnings.length
+          ? `some pages were skipped: ${prepared.warnings.join('; ')}`
           : '',
-        chunks,
-        pages: loaded.document.pages.length,
-        characters,
+        chunks: prepared.chunks.length,
+        pages: prepared.pages,
+        characters: prepared.characters,
         embedder: embedder.id,
       });
     } catch (error) {
       if (signal.aborted) return;
-      const message = userMessage(error);
-      if (!message)
-        logger.log('error', 'ingestion failed', {
-          source_id: id,
-          error: String(error),
-          stack: (error as Error).stack,
-        });
-      await chunkIndex.deleteBySources([id]);
-      await update(id, {
-        embed_status: 'FAILED',
-        embed_status_message:
-          message ?? `${source.name} could not be processed because of an internal error; see the daemon log`,
-        chunks: 0,
-      });
+      await fail(source, error);
     }
   }
 
-  function enqueue(id: string, interrupted = false): void {
-    if (running.has(id)) return;
+  async function fail(source: SourceRecord, error: unknown): Promise<void> {
+    const message = userMessage(error);
+    if (!message)
+      logger.log('error', 'ingestion failed', {
+        source_id: source.id,
+        error: String(error),
+        stack: (error as Error).stack,
+      });
+    await chunkIndex.deleteBySources([source.id]);
+    await update(source.id, {
+      embed_status: 'FAILED',
+      embed_status_message:
+        message ?? `${source.name} could not be processed because of an internal error; see the daemon log`,
+      chunks: 0,
+    });
+  }
+
+  function enqueue(id: string): void {
+    if (stopping || running.has(id)) return;
     const controller = new AbortController();
     running.set(id, controller);
-    laneOf(id)
-      .add(() => ingest(id, interrupted, controller.signal))
+    const job: Promise<void> = ingest(id, controller.signal)
       .catch((error: unknown) =>
         logger.log('error', 'ingestion job crashed', { source_id: id, error: String(error) }),
       )
       .finally(() => {
         if (running.get(id) === controller) running.delete(id);
+        jobs.delete(job);
       });
+    jobs.add(job);
+  }
+
+  /** Resolves once no job is left, including jobs enqueued while waiting. */
+  async function idle(): Promise<void> {
+    while (jobs.size > 0) await Promise.all(jobs);
   }
 
   return {
@@ -186,26 +218,60 @@ export function createIngestion(deps: {
 
     /** At start-up: resume what a stop interrupted, and re-embed sources made by another embedder. */
     async resume(): Promise<number> {
-      let count = 0;
+      const interrupted: string[] = [];
+      const reembed: string[] = [];
       for (const source of store.sources.values()) {
         if (source.deleting) continue;
-        const interrupted = source.embed_status === 'PENDING' || source.embed_status === 'PROCESSING';
-        const otherEmbedder = source.embed_status === 'COMPLETED' && source.embedder !== embedder.id;
-        if (!interrupted && !otherEmbedder) continue;
-        if (otherEmbedder) await update(source.id, { embed_status: 'PENDING', embed_status_message: '' });
-        enqueue(source.id, interrupted);
-        count += 1;
+        if (source.embed_status === 'PENDING' || source.embed_status === 'PROCESSING')
+          interrupted.push(source.id);
+        else if (source.embed_status === 'COMPLETED' && source.embedder !== embedder.id)
+          reembed.push(source.id);
       }
-      return count;
+      // Interrupted runs may have left chunks behind; one commit removes them all before any run starts again.
+      await chunkIndex.deleteBySources(interrupted);
+      for (const id of reembed) await update(id, { embed_status: 'PENDING', embed_status_message: '' });
+      for (const id of [...interrupted, ...reembed]) enqueue(id);
+      return interrupted.length + reembed.length;
     },
 
-    /** Stops taking work; running jobs are aborted and resume at the next start. */
+    /**
+     * Stops taking work and aborts every job; resolves once none is left. A job whose commit is under way
+     * waits for it but is not written COMPLETED: it resumes at the next start.
+     */
     async stop(): Promise<void> {
-      for (const lane of Object.values(lanes)) lane.clear();
+      stopping = true;
       for (const controller of running.values()) controller.abort();
-      await Promise.all(Object.values(lanes).map((lane) => lane.onIdle()));
+      await idle();
     },
 
-    idle: () => Promise.all(Object.values(lanes).map((lane) => lane.onIdle())).then(() => undefined),
+    idle,
+  };
+}
+
+/**
+ * Rows held by sources waiting for their commit. Reservations are served in order; one larger than the limit
+ * passes once nothing else is held, so every source gets its turn.
+ */
+function createRowBudget(limit: number) {
+  let held = 0;
+  const waiting: { rows: number; wake(): void }[] = [];
+  const fits = (rows: number): boolean => held === 0 || held + rows <= limit;
+  return {
+    async reserve(rows: number): Promise<void> {
+      if (waiting.length === 0 && fits(rows)) {
+        held += rows;
+        return;
+      }
+      // `release` counts the rows in before waking, so no later reservation can slip in between.
+      await new Promise<void>((wake) => waiting.push({ rows, wake }));
+    },
+    release(rows: number): void {
+      held -= rows;
+      while (waiting[0] && fits(waiting[0].rows)) {
+        const next = waiting.shift()!;
+        held += next.rows;
+        next.wake();
+      }
+    },
   };
 }

@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
+import type { ChunkedDocument } from '../chunk-and-embed.ts';
+import type { EmbedderRecipe } from '../embed/embedder.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { createWorkerPool, type WorkerPool } from './pool.ts';
-import type { WorkerSource } from './worker.ts';
+import type { WorkerJob, WorkerResult } from './worker.ts';
 
 export { EXTRACTION_FAILURES, ExtractionError, type ExtractionFailure } from './errors.ts';
 export { type HtmlPage, htmlToPage } from './html.ts';
@@ -18,11 +20,24 @@ export interface ExtractOptions {
   signal?: AbortSignal;
 }
 
+export interface PrepareOptions extends ExtractOptions {
+  /** The embedder to run in the worker after chunking; without one, the chunks come back without vectors. */
+  embedder?: EmbedderRecipe | undefined;
+}
+
 export interface Extractor {
   /** Reads a file from disk and returns its pages. Runs the parser in a worker thread. */
   extractFile(path: string, fileName: string, options?: ExtractOptions): Promise<ExtractedDocument>;
   /** Same for bytes already in memory (used for URLs that point at files). */
   extractBuffer(bytes: Uint8Array, fileName: string, options?: ExtractOptions): Promise<ExtractedDocument>;
+  /** Reads, parses, chunks and (given an embedder) embeds a file in one worker job. */
+  prepareFile(path: string, fileName: string, options?: PrepareOptions): Promise<ChunkedDocument>;
+  /** Chunks and embeds a document made on this thread (text, web pages) in a worker job. */
+  prepareDocument(
+    document: ExtractedDocument,
+    name: string,
+    options?: PrepareOptions,
+  ): Promise<ChunkedDocument>;
   close(): Promise<void>;
 }
 
@@ -32,17 +47,9 @@ const POOL_SIZE = 2;
 export function createExtractor(poolSize = POOL_SIZE): Extractor {
   let pool: WorkerPool | undefined;
 
-  async function extract(source: WorkerSource, size: number, fileName: string, options: ExtractOptions) {
-    const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
-    if (size > maxBytes) {
-      throw ExtractionError.cannotRead(
-        fileName,
-        'too_large',
-        `the file is ${formatMegabytes(size)}, more than the limit of ${formatMegabytes(maxBytes)}`,
-      );
-    }
+  function run<Job extends WorkerJob>(job: Job, options: ExtractOptions): Promise<WorkerResult<Job>> {
     pool ??= createWorkerPool(poolSize);
-    return pool.run(source, fileName, {
+    return pool.run(job, {
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
       maxMemoryMb: options.maxMemoryMb ?? DEFAULTS.maxMemoryMb,
       signal: options.signal,
@@ -51,22 +58,48 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
 
   return {
     async extractFile(path, fileName, options = {}) {
-      let size: number;
-      try {
-        size = (await stat(path)).size;
-      } catch (error) {
-        throw ExtractionError.cannotRead(fileName, 'unreadable', 'the stored file is missing', error);
-      }
-      return extract({ path }, size, fileName, options);
+      checkSize(await sizeOf(path, fileName), fileName, options);
+      return run({ kind: 'extract', fileName, source: { path } }, options);
     },
-    extractBuffer(bytes, fileName, options = {}) {
-      return extract({ bytes }, bytes.length, fileName, options);
+    async extractBuffer(bytes, fileName, options = {}) {
+      checkSize(bytes.length, fileName, options);
+      return run({ kind: 'extract', fileName, source: { bytes } }, options);
+    },
+    async prepareFile(path, fileName, options = {}) {
+      checkSize(await sizeOf(path, fileName), fileName, options);
+      return run({ kind: 'chunk', fileName, source: { path }, embedder: options.embedder }, options);
+    },
+    prepareDocument(document, name, options = {}) {
+      return run(
+        { kind: 'chunk', fileName: name, source: { document }, embedder: options.embedder },
+        options,
+      );
     },
     async close() {
       await pool?.close();
       pool = undefined;
     },
   };
+}
+
+async function sizeOf(path: string, fileName: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (error) {
+    throw ExtractionError.cannotRead(fileName, 'unreadable', 'the stored file is missing', error);
+  }
+}
+
+/** Files larger than the limit are refused before a worker spends time and memory on them. */
+function checkSize(size: number, fileName: string, options: ExtractOptions): void {
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  if (size > maxBytes) {
+    throw ExtractionError.cannotRead(
+      fileName,
+      'too_large',
+      `the file is ${formatMegabytes(size)}, more than the limit of ${formatMegabytes(maxBytes)}`,
+    );
+  }
 }
 
 function formatMegabytes(bytes: number): string {
@@ -92,4 +125,22 @@ export function extractBuffer(
   options?: ExtractOptions,
 ): Promise<ExtractedDocument> {
   return shared.extractBuffer(bytes, fileName, options);
+}
+
+/** Reads, parses, chunks and (given an embedder) embeds a file in one worker job. */
+export function prepareFile(
+  path: string,
+  fileName: string,
+  options?: PrepareOptions,
+): Promise<ChunkedDocument> {
+  return shared.prepareFile(path, fileName, options);
+}
+
+/** Chunks and embeds a document made on this thread (text, web pages) in a worker job. */
+export function prepareDocument(
+  document: ExtractedDocument,
+  name: string,
+  options?: PrepareOptions,
+): Promise<ChunkedDocument> {
+  return shared.prepareDocument(document, name, options);
 }

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
-import type { WorkerRequest, WorkerResponse, WorkerSource } from './worker.ts';
+import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from './worker.ts';
 
 // Node runs the sources directly in development (type stripping) and the compiled .js after a build.
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
@@ -13,7 +12,8 @@ export interface JobOptions {
 }
 
 export interface WorkerPool {
-  run(source: WorkerSource, fileName: string, options: JobOptions): Promise<ExtractedDocument>;
+  /** Runs one job in a worker; the time and memory limits cover all of it. */
+  run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>>;
   /** Terminates every worker; jobs still running fail. */
   close(): Promise<void>;
 }
@@ -26,8 +26,9 @@ interface PooledWorker {
 
 /**
  * Parsers run in worker threads with a heap limit, so a hostile file can exhaust only its worker's memory and
- * a stuck parser can be terminated. Workers are kept for reuse; one started with another memory limit is
- * replaced when a job needs a different one.
+ * a stuck parser can be terminated. Chunking and offline embedding run there too, in the parser's job, which
+ * keeps that CPU work off the thread serving requests. Workers are kept for reuse; one started with another
+ * memory limit is replaced when a job needs a different one.
  */
 export function createWorkerPool(size: number): WorkerPool {
   const workers: PooledWorker[] = [];
@@ -94,11 +95,8 @@ export function createWorkerPool(size: number): WorkerPool {
     });
   }
 
-  async function run(
-    source: WorkerSource,
-    fileName: string,
-    options: JobOptions,
-  ): Promise<ExtractedDocument> {
+  async function run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>> {
+    const { fileName } = job;
     let pooled: PooledWorker;
     try {
       pooled = await acquire(options.maxMemoryMb, options.signal);
@@ -122,13 +120,12 @@ export function createWorkerPool(size: number): WorkerPool {
       };
       const onMessage = (response: WorkerResponse): void => {
         if (response.id !== id) return;
-        settle(
-          () =>
-            response.ok
-              ? resolve(response.document)
-              : reject(new ExtractionError(response.reason, response.message)),
-          true,
-        );
+        settle(() => {
+          // Messages between threads are untyped; the worker answers each job kind with that kind's result.
+          if (response.ok) resolve(response.result as WorkerResult<Job>);
+          else if ('internal' in response) reject(workerBug(response.internal));
+          else reject(new ExtractionError(response.reason, response.message));
+        }, true);
       };
       const onError = (error: Error): void =>
         settle(() => reject(crashed(fileName, error, options.maxMemoryMb)), false);
@@ -168,7 +165,7 @@ export function createWorkerPool(size: number): WorkerPool {
         onAbort();
         return;
       }
-      const request: WorkerRequest = { id, fileName, source };
+      const request: WorkerRequest = { ...job, id };
       worker.postMessage(request);
     });
   }
@@ -190,6 +187,13 @@ function crashed(fileName: string, error: Error, maxMemoryMb: number): Extractio
     );
   }
   return ExtractionError.cannotRead(fileName, 'unreadable', `the reader crashed (${error.message})`, error);
+}
+
+/** Rebuilds an error of our own code in a worker, keeping its stack for the log. */
+function workerBug(stack: string): Error {
+  const error = new Error(stack.split('\n')[0]);
+  error.stack = stack;
+  return error;
 }
 
 function cancelled(fileName: string, cause: unknown): ExtractionError {

@@ -1,31 +1,89 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import type { ChunkedDocument } from '../chunk-and-embed.ts';
+import type { Embedder, EmbedderRecipe } from '../embed/embedder.ts';
+import { embedderFromRecipe } from '../embed/recipe.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError, type ExtractionFailure } from './errors.ts';
 import { parseDocument } from './parse.ts';
 
 export type WorkerSource = { path: string } | { bytes: Uint8Array };
-export interface WorkerRequest {
-  id: number;
-  fileName: string;
-  source: WorkerSource;
-}
+/**
+ * `extract` returns the document. `chunk` goes on in the same job to cut it into chunks, and embeds them too
+ * when given an embedder's recipe; its document may also come ready-made from the main thread.
+ */
+export type WorkerJob =
+  | { kind: 'extract'; fileName: string; source: WorkerSource }
+  | {
+      kind: 'chunk';
+      fileName: string;
+      source: WorkerSource | { document: ExtractedDocument };
+      embedder?: EmbedderRecipe | undefined;
+    };
+export type WorkerResult<Job extends WorkerJob> = Job extends { kind: 'extract' }
+  ? ExtractedDocument
+  : ChunkedDocument;
+export type WorkerRequest = WorkerJob & { id: number };
 export type WorkerResponse =
-  | { id: number; ok: true; document: ExtractedDocument }
-  | { id: number; ok: false; reason: ExtractionFailure; message: string };
+  | { id: number; ok: true; result: ExtractedDocument | ChunkedDocument }
+  | { id: number; ok: false; reason: ExtractionFailure; message: string }
+  /** Our own chunking or embedding code failed: a bug to log, not something wrong with the document. */
+  | { id: number; ok: false; internal: string };
+
+/** Embedders rebuilt from recipes, kept so their caches stay warm from job to job. */
+const embedders = new Map<string, Embedder>();
 
 parentPort?.on('message', async (request: WorkerRequest) => {
-  parentPort?.postMessage(await answer(request));
+  const response = await answer(request);
+  const vectors = response.ok && 'vectors' in response.result ? response.result.vectors : undefined;
+  parentPort?.postMessage(response, vectors ? [vectors.buffer] : []);
 });
 
-async function answer({ id, fileName, source }: WorkerRequest): Promise<WorkerResponse> {
+async function answer(request: WorkerRequest): Promise<WorkerResponse> {
+  const { id, fileName } = request;
+  let document: ExtractedDocument;
   try {
-    const bytes = 'bytes' in source ? source.bytes : await readStoredFile(source.path, fileName);
-    return { id, ok: true, document: await parseDocument(bytes, fileName) };
+    document =
+      'document' in request.source ? request.source.document : await extract(request.source, fileName);
   } catch (error) {
     const failure = error instanceof ExtractionError ? error : unexpected(error, fileName);
     return { id, ok: false, reason: failure.reason, message: failure.message };
   }
+  if (request.kind === 'extract') return { id, ok: true, result: document };
+  try {
+    return { id, ok: true, result: await chunk(document, request.embedder) };
+  } catch (error) {
+    return {
+      id,
+      ok: false,
+      internal: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
+  }
+}
+
+async function extract(source: WorkerSource, fileName: string): Promise<ExtractedDocument> {
+  const bytes = 'bytes' in source ? source.bytes : await readStoredFile(source.path, fileName);
+  return parseDocument(bytes, fileName);
+}
+
+async function chunk(
+  document: ExtractedDocument,
+  recipe: EmbedderRecipe | undefined,
+): Promise<ChunkedDocument> {
+  // Loaded on the first chunking job: the tokenizer's tables take most of a second and tens of MB to load,
+  // which workers that only extract (files behind URLs, tests with tight heap limits) should not pay.
+  const { chunkAndEmbed } = await import('../chunk-and-embed.ts');
+  return chunkAndEmbed(document, recipe && embedderFor(recipe));
+}
+
+function embedderFor(recipe: EmbedderRecipe): Embedder {
+  const key = JSON.stringify(recipe);
+  let embedder = embedders.get(key);
+  if (!embedder) {
+    embedder = embedderFromRecipe(recipe);
+    embedders.set(key, embedder);
+  }
+  return embedder;
 }
 
 function unexpected(error: unknown, fileName: string): ExtractionError {

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import type { Embedder, EmbedOptions } from '../../daemon/ingest/embed/index.ts';
+import { prepareSource } from '../../daemon/ingest/prepare-source.ts';
+import { prose } from '../support/prose.ts';
+
+const loadOptions = {
+  fetch: {},
+  extractTimeoutMs: 60_000,
+  crawlMaxPages: 1,
+  crawlMaxDepth: 0,
+  name: 'notes',
+  signal: new AbortController().signal,
+};
+
+/** Stands in for a remote embedder: no recipe, so it runs on the calling thread; records each request. */
+function recordingEmbedder(): Embedder & { requests: string[][] } {
+  const requests: string[][] = [];
+  return {
+    id: 'recording-4',
+    dimensions: 4,
+    requests,
+    async embed(texts: string[], options?: EmbedOptions) {
+      expect(options?.kind).toBe('document');
+      requests.push(texts);
+      return texts.map((_, index) => Float32Array.of(index, 0, 0, 1));
+    },
+  };
+}
+
+describe('prepareSource', () => {
+  const text = prose(7, 400);
+  const chunks = chunkDocument({ pages: [{ page: 1, text }] });
+
+  it('embeds in the worker when the embedder has a recipe', async () => {
+    const embedder = createHashedEmbedder({ dimensions: 64 });
+    const prepared = await prepareSource({ kind: 'text', text }, { ...loadOptions, embedder });
+    expect(prepared).toMatchObject({ chunks, pages: 1, characters: text.length, warnings: [] });
+    expect(prepared.vectors).toEqual(await embedder.embed(chunks.map(chunkContextText)));
+  });
+
+  it('calls an embedder without a recipe from this thread, 64 chunks per request', async () => {
+    expect(chunks.length).toBeGreaterThan(64);
+    const embedder = recordingEmbedder();
+    const prepared = await prepareSource({ kind: 'text', text }, { ...loadOptions, embedder });
+    expect(embedder.requests.map((batch) => batch.length)).toEqual(
+      Array.from({ length: Math.ceil(chunks.length / 64) }, (_, index) =>
+        Math.min(64, chunks.length - index * 64),
+      ),
+    );
+    expect(embedder.requests.flat()).toEqual(chunks.map(chunkContextText));
+    expect(prepared.vectors).toHaveLength(chunks.length);
+  });
+
+  it('stops before embedding once aborted', async () => {
+    const embedder = recordingEmbedder();
+    const outcome = prepareSource(
+      { kind: 'text', text },
+      { ...loadOptions, embedder, signal: AbortSignal.abort() },
+    );
+    await expect(outcome).rejects.toThrow();
+    expect(embedder.requests).toEqual([]);
+  });
+});
