@@ -1,23 +1,14 @@
-import { type FileHandle, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
-interface QueuedAppend {
+interface PendingAppend {
   line: string;
-  /** Runs once the line is durable, before any later append's callback and before a rotation. */
-  onDurable(): void;
+  /** Runs once the line is written, before any later append's callback and before a rotation. */
+  onWritten(): void;
   resolve(): void;
   reject(error: unknown): void;
 }
-
-interface QueuedRotation {
-  rotation: true;
-  /** Runs at the switch: every earlier append is in the closed segment, every later one in the new. */
-  onRotate(): void;
-  resolve(closedSegment: string): void;
-  reject(error: unknown): void;
-}
-
-type Queued = QueuedAppend | QueuedRotation;
 
 /** A segment left by an earlier run, with the entries it holds, in the order they were written. */
 export interface JournalSegment {
@@ -26,26 +17,32 @@ export interface JournalSegment {
 }
 
 /**
- * An append-only write-ahead log of JSON lines, in numbered segment files. An append is acknowledged only once
- * it is on disk (written and fdatasync'ed); appends that arrive while one is being written go into the next
- * write together, so a burst of thousands of small writes costs a few fsyncs of well under a millisecond each.
- * The owner moves what a segment holds elsewhere, then deletes it; segments found at start are replayed.
+ * An append-only write-ahead log of JSON lines, in numbered segment files. An append is acknowledged once it is
+ * written to the file, so it survives the daemon crashing or being killed. Appends made in one turn of the event
+ * loop go out in one write.
+ *
+ * Writes are synchronous and not fsync'ed, on purpose. LanceDB does not fsync its own files either, so an fsync
+ * here would promise nothing more after a power cut; and under ingestion's disk load, threadpool writes and
+ * fsyncs took 5 ms each and queued every upload behind them, where a synchronous append to the page cache
+ * takes microseconds. The owner moves what a segment holds elsewhere, then deletes it; segments found at open
+ * are replayed.
  */
 export class Journal {
   private readonly directory: string;
   private readonly name: string;
-  private handle: FileHandle;
+  private fd: number;
   private sequence: number;
   private size = 0;
-  private queue: Queued[] = [];
-  private writing: Promise<void> | undefined;
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
   /** Set when a failed write could not be undone: appending after torn bytes would corrupt later entries. */
   private broken: Error | undefined;
 
-  private constructor(directory: string, name: string, handle: FileHandle, sequence: number) {
+  private constructor(directory: string, name: string, fd: number, sequence: number) {
     this.directory = directory;
     this.name = name;
-    this.handle = handle;
+    this.fd = fd;
     this.sequence = sequence;
   }
 
@@ -55,25 +52,36 @@ export class Journal {
     const found = await readSegments(directory, name);
     const last = found.at(-1);
     const sequence = last ? sequenceOf(last.path, name) + 1 : 1;
-    const handle = await openSegment(directory, segmentPath(directory, name, sequence));
-    return { journal: new Journal(directory, name, handle, sequence), found };
+    const fd = openSync(segmentPath(directory, name, sequence), 'a', 0o600);
+    return { journal: new Journal(directory, name, fd, sequence), found };
   }
 
-  /** Resolves once `entry` is durable; `onDurable` runs just before, in append order. */
-  append(entry: unknown, onDurable: () => void): Promise<void> {
+  /** Resolves once `entry` is written; `onWritten` runs just before, in append order. */
+  append(entry: unknown, onWritten: () => void): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
+    if (this.closed) return Promise.reject(new Error(`the ${this.name} journal is closed`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ line: `${JSON.stringify(entry)}\n`, onDurable, resolve, reject });
-      this.writing ??= this.drain();
+      this.pending.push({ line: `${JSON.stringify(entry)}\n`, onWritten, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        queueMicrotask(() => this.flush());
+      }
     });
   }
 
-  /** Starts a new segment after every earlier append; resolves with the closed segment's path. */
-  rotate(onRotate: () => void): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ rotation: true, onRotate, resolve, reject });
-      this.writing ??= this.drain();
-    });
+  /**
+   * Starts a new segment: every earlier append is in the closed one (whose path is returned), every later one
+   * in the new.
+   */
+  rotate(): string {
+    this.flush();
+    const closed = this.currentSegment;
+    const next = openSync(segmentPath(this.directory, this.name, this.sequence + 1), 'a', 0o600);
+    closeSync(this.fd);
+    this.fd = next;
+    this.sequence += 1;
+    this.size = 0;
+    return closed;
   }
 
   /** Deletes segments whose entries the owner has stored elsewhere. */
@@ -81,10 +89,12 @@ export class Journal {
     for (const path of paths) await rm(path, { force: true });
   }
 
-  /** Waits for queued appends, then closes the current segment (left in place, to be replayed at next open). */
-  async close(): Promise<void> {
-    await this.writing;
-    await this.handle.close();
+  /** Writes what is pending, then closes the current segment (left in place, to be replayed at next open). */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    this.closed = true;
+    closeSync(this.fd);
   }
 
   /** The path of the segment being written. */
@@ -92,68 +102,37 @@ export class Journal {
     return segmentPath(this.directory, this.name, this.sequence);
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const head = this.queue[0]!;
-      if ('rotation' in head) {
-        this.queue.shift();
-        await this.switchSegment(head);
-        continue;
-      }
-      const end = this.queue.findIndex((queued) => 'rotation' in queued);
-      const group = this.queue.splice(0, end === -1 ? this.queue.length : end) as QueuedAppend[];
-      await this.writeGroup(group);
-    }
-    this.writing = undefined;
-  }
-
-  private async writeGroup(group: QueuedAppend[]): Promise<void> {
+  private flush(): void {
+    this.flushScheduled = false;
+    const group = this.pending;
+    this.pending = [];
+    if (group.length === 0) return;
     if (this.broken) {
-      for (const queued of group) queued.reject(this.broken);
+      for (const append of group) append.reject(this.broken);
       return;
     }
-    const bytes = Buffer.from(group.map((queued) => queued.line).join(''));
+    const bytes = Buffer.from(group.map((append) => append.line).join(''));
     try {
-      await this.handle.write(bytes);
-      await this.handle.datasync();
+      for (let written = 0; written < bytes.length; ) written += writeSync(this.fd, bytes, written);
     } catch (error) {
-      await this.undoPartialWrite();
-      for (const queued of group) queued.reject(error);
+      this.undoPartialWrite();
+      for (const append of group) append.reject(error);
       return;
     }
     this.size += bytes.length;
-    for (const queued of group) queued.onDurable();
-    for (const queued of group) queued.resolve();
+    for (const append of group) append.onWritten();
+    for (const append of group) append.resolve();
   }
 
   /** A failed write (a full disk) may have left part of a line, which must go before anything follows it. */
-  private async undoPartialWrite(): Promise<void> {
+  private undoPartialWrite(): void {
     try {
-      await this.handle.truncate(this.size);
+      ftruncateSync(this.fd, this.size);
     } catch (error) {
       this.broken = new Error(`the ${this.name} journal cannot be repaired after a failed write`, {
         cause: error,
       });
     }
-  }
-
-  private async switchSegment(rotation: QueuedRotation): Promise<void> {
-    const closed = this.currentSegment;
-    try {
-      const next = await openSegment(
-        this.directory,
-        segmentPath(this.directory, this.name, this.sequence + 1),
-      );
-      await this.handle.close();
-      this.handle = next;
-      this.sequence += 1;
-      this.size = 0;
-    } catch (error) {
-      rotation.reject(error);
-      return;
-    }
-    rotation.onRotate();
-    rotation.resolve(closed);
   }
 }
 
@@ -163,18 +142,6 @@ function segmentPath(directory: string, name: string, sequence: number): string 
 
 function sequenceOf(path: string, name: string): number {
   return Number(basename(path).slice(name.length + 1, -'.log'.length));
-}
-
-/** Creates a segment and makes its directory entry durable, so a crash cannot lose the file itself. */
-async function openSegment(directory: string, path: string): Promise<FileHandle> {
-  const handle = await open(path, 'a', 0o600);
-  const directoryHandle = await open(directory, 'r');
-  try {
-    await directoryHandle.sync();
-  } finally {
-    await directoryHandle.close();
-  }
-  return handle;
 }
 
 async function readSegments(directory: string, name: string): Promise<JournalSegment[]> {

@@ -32,8 +32,8 @@ type JournalEntry<T> = { put: T[] } | { delete: string[] };
 
 /**
  * A LanceDB table of small records (applications, sources, …) with a write-through cache in memory and a
- * write-ahead journal in front. A write resolves once it is durable in the journal (a grouped append and
- * fdatasync, well under a millisecond), and the cache changes only then, so a failed write changes nothing.
+ * write-ahead journal in front. A write resolves once it is in the journal (an append of microseconds, which
+ * survives a crash or kill), and the cache changes only then, so a failed write changes nothing.
  * About once a second the journaled writes are stored in LanceDB together (an append for new records, one
  * merge for changed ones) and their journal segment is deleted; segments a crash left are replayed at open.
  * Reads come from memory, which keeps lookups per request in microseconds.
@@ -51,7 +51,7 @@ export class RecordTable<T extends StoredRecord> {
   /** Ids of the rows in the LanceDB table, which decide between appending a record and merging it. */
   private readonly stored = new Set<string>();
   private journal!: Journal;
-  /** Durable in the journal's current segment, not yet in LanceDB. */
+  /** In the journal's current segment, not yet in LanceDB. */
   private unstored: JournalEntry<T>[] = [];
   /** Taken from closed segments by a checkpoint whose store failed; retried first. */
   private retrying: JournalEntry<T>[] = [];
@@ -115,7 +115,7 @@ export class RecordTable<T extends StoredRecord> {
     return this.records.size;
   }
 
-  /** Inserts or replaces records; resolves once they are durable. A call's records are written together. */
+  /** Inserts or replaces records; resolves once they are journaled. A call's records are written together. */
   put(...records: T[]): Promise<void> {
     return records.length === 0 ? Promise.resolve() : this.write({ put: records });
   }
@@ -128,7 +128,7 @@ export class RecordTable<T extends StoredRecord> {
     if (this.records.has(record.id)) this.remember(record);
   }
 
-  /** Deletes records; resolves once the delete is durable. */
+  /** Deletes records; resolves once the delete is journaled. */
   delete(ids: readonly string[]): Promise<void> {
     return ids.length === 0 ? Promise.resolve() : this.write({ delete: [...ids] });
   }
@@ -154,7 +154,7 @@ export class RecordTable<T extends StoredRecord> {
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.checkpointTimer);
-    await this.journal.close();
+    this.journal.close();
     await this.storing.catch(() => {});
     try {
       await this.store([...this.retrying, ...this.unstored]);
@@ -169,7 +169,7 @@ export class RecordTable<T extends StoredRecord> {
     return this.journal.append(entry, () => {
       this.applyToCache(entry);
       this.unstored.push(entry);
-      this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
+      this.retryCheckpointLater();
     });
   }
 
@@ -180,25 +180,31 @@ export class RecordTable<T extends StoredRecord> {
 
   /** Moves the journal's current segment into LanceDB: later writes go to a new segment meanwhile. */
   private checkpoint(): void {
+    this.checkpointTimer = undefined;
     if (this.closing) return;
-    let entries: JournalEntry<T>[] = [];
-    const rotated = this.journal.rotate(() => {
-      entries = this.unstored;
-      this.unstored = [];
-      this.checkpointTimer = undefined;
-    });
+    let closedSegment: string;
+    try {
+      closedSegment = this.journal.rotate();
+    } catch {
+      this.retryCheckpointLater();
+      return;
+    }
+    // Taken after the rotation, which writes what was pending into the closed segment first.
+    this.closedSegments.push(closedSegment);
+    this.retrying.push(...this.unstored);
+    this.unstored = [];
     void this.onStoringLane(async () => {
-      this.closedSegments.push(await rotated);
-      this.retrying.push(...entries);
       await this.store(this.retrying);
       this.retrying = [];
       await this.journal.remove(this.closedSegments.splice(0));
       await this.compactEvery(COMMITS_BETWEEN_COMPACTIONS);
-    }).catch(() => {
-      // Still durable in the journal; the next checkpoint (or the next open) stores it.
-      if (!this.closing)
-        this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
-    });
+    }).catch(() => this.retryCheckpointLater());
+  }
+
+  /** What could not be stored is still in the journal; the next checkpoint (or the next open) stores it. */
+  private retryCheckpointLater(): void {
+    if (!this.closing)
+      this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
   }
 
   private onStoringLane(run: () => Promise<void>): Promise<void> {
