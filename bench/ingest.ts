@@ -61,7 +61,27 @@ function figures(sources: any[], seconds: number) {
   };
 }
 
-async function ingestFiles(daemon: BenchServer, name: string, paths: string[], concurrency = 32) {
+/** The same documents posted as text sources: what the pipeline itself sustains without an upload per file. */
+async function addAsText(client: CkbClient, application: string, path: string): Promise<string> {
+  const text = await readFile(path, 'utf8');
+  const source = await client.sources.create({
+    application_id: application,
+    name: basename(path),
+    type: 'text',
+    content: text,
+  });
+  return source.id;
+}
+
+type AddSource = (client: CkbClient, application: string, path: string) => Promise<string>;
+
+async function ingestFiles(
+  daemon: BenchServer,
+  name: string,
+  paths: string[],
+  add: AddSource = uploadAndAdd,
+  concurrency = 32,
+) {
   const application = (await daemon.call('POST', '/applications', { name })).id;
   const started = performance.now();
   const queue = [...paths];
@@ -70,7 +90,7 @@ async function ingestFiles(daemon: BenchServer, name: string, paths: string[], c
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let path = queue.shift(); path; path = queue.shift())
-        ids.push(await uploadAndAdd(client, application, path));
+        ids.push(await add(client, application, path));
     }),
   );
   const sources = await waitAll(daemon, application, ids);
@@ -129,6 +149,7 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const files = await ingestFiles(daemon, 'files', goodFiles);
     const qa = await ingestFiles(daemon, 'qa', qaFiles);
+    const qaText = await ingestFiles(daemon, 'qa-text', qaFiles, addAsText);
     const site = await crawlSite(daemon);
     const rss = await peakRssMib(daemon.pid);
     const bare = await bareFiles(goodFiles);
@@ -136,6 +157,7 @@ export async function run(): Promise<Record<string, unknown>> {
       embedder: 'offline (default)',
       files_corpus: { ...files, all_good_completed: files.completed === goodFiles.length },
       qa_markdown: qa,
+      qa_markdown_as_text_sources: qaText,
       website: site,
       peak_daemon_rss_mib: rss,
       pipeline_overhead: {
