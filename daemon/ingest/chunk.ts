@@ -1,6 +1,7 @@
-import { countTokens as countWithSpecials } from 'gpt-tokenizer/encoding/o200k_base';
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { CountedText, countTokens } from './token-count.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
+
+export { countTokens };
 
 export interface ChunkOptions {
   targetTokens?: number;
@@ -14,35 +15,6 @@ export interface ChunkOptions {
 export const DEFAULT_TARGET_TOKENS = 256;
 export const DEFAULT_OVERLAP_TOKENS = 32;
 
-const NO_SPECIAL_TOKENS = { disallowedSpecial: new Set<string>() };
-
-/** Distinct pre-tokens remembered; past it the cache starts over, so memory stays bounded on any input. */
-const PRE_TOKEN_CACHE_SIZE = 100_000;
-const preTokenCounts = new Map<string, number>();
-/** Own copy: the library's regex is global and stateful, and it is used by the library itself too. */
-const PRE_TOKEN = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
-
-/**
- * The exact o200k token count: the sum over the tokenizer's pre-tokens, as byte-pair merges never cross them.
- * Counts are memoised per pre-token, and word frequencies follow Zipf's law, so most pre-tokens cost a lookup
- * instead of a byte-pair encoding. Documents may contain text like `<|endoftext|>`; it is plain text here,
- * never a control token.
- */
-export function countTokens(text: string): number {
-  let total = 0;
-  // `match` with a global regex yields plain strings, far cheaper than matchAll's match objects.
-  for (const preToken of text.match(PRE_TOKEN) ?? []) {
-    let count = preTokenCounts.get(preToken);
-    if (count === undefined) {
-      if (preTokenCounts.size >= PRE_TOKEN_CACHE_SIZE) preTokenCounts.clear();
-      count = countWithSpecials(preToken, NO_SPECIAL_TOKENS);
-      preTokenCounts.set(preToken, count);
-    }
-    total += count;
-  }
-  return total;
-}
-
 interface Heading {
   level: number;
   text: string;
@@ -55,10 +27,14 @@ interface Piece {
   tokens: number;
   /** Continues the paragraph of the piece before it, so it joins with a space, not a paragraph break. */
   continues?: boolean;
+  /** The counted paragraph the piece comes from, and where in it the piece ends, to count its tail from. */
+  source?: CountedText;
+  sourceEnd?: number;
 }
 
 const HEADING_LINE = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-const SENTENCE_END = /(?<=[.!?…。])\s+/u;
+const SENTENCE_END = /(?<=[.!?…。])\s+/gu;
+const SPACES = /\s+/g;
 
 /**
  * Splits a document into retrieval-sized chunks. Chunks follow the document's structure (headings, then
@@ -151,13 +127,19 @@ class PageChunker {
       this.append({ text: block.line, tokens: countTokens(block.line) });
       return;
     }
-    // Pieces of a long paragraph leave room for the overlap carried into the next chunk.
-    const tokens = countTokens(block.text);
-    if (tokens <= this.targetTokens) {
-      this.addBody({ text: block.text, tokens });
+    // Counted once: its sentences, words and their tails are counted from it.
+    const paragraph = new CountedText(block.text);
+    if (paragraph.tokens <= this.targetTokens) {
+      this.addBody(spanPiece(paragraph, 0, block.text.length, paragraph.tokens));
       return;
     }
-    const pieces = splitToFit(block.text, tokens, this.targetTokens - this.overlapTokens - 1);
+    // Pieces of a long paragraph leave room for the overlap carried into the next chunk.
+    const pieces = splitToFit(
+      paragraph,
+      { start: 0, end: block.text.length },
+      paragraph.tokens,
+      this.targetTokens - this.overlapTokens - 1,
+    );
     pieces.forEach((piece, position) => {
       this.addBody({ ...piece, continues: position > 0 });
     });
@@ -204,54 +186,108 @@ function overlapTail(piece: Piece, overlapTokens: number): Piece | undefined {
   let tail: Piece | undefined;
   for (let start = sentences.length - 1; start > 0; start--) {
     const text = sentences.slice(start).join(' ');
-    const tokens = countTokens(text);
+    const tokens = countTail(piece, text);
     if (tokens > overlapTokens) break;
     tail = { text, tokens };
   }
   return tail;
 }
 
-/** Paragraph, else sentences, else words, else characters: the largest units that fit the target. */
-function splitToFit(text: string, tokens: number, targetTokens: number): Piece[] {
-  if (tokens <= targetTokens) return [{ text, tokens }];
-  const sentences = text.split(SENTENCE_END);
-  if (sentences.length > 1) return groupUnits(sentences, ' ', targetTokens);
-  const words = text.split(/\s+/);
-  if (words.length > 1) return groupUnits(words, ' ', targetTokens);
-  return splitCharacters(text, tokens, targetTokens);
+/** Tokens in a tail of a piece: from its paragraph's count where the tail is verbatim the paragraph's text. */
+function countTail(piece: Piece, tail: string): number {
+  const { source, sourceEnd } = piece;
+  if (source === undefined || sourceEnd === undefined || !source.text.endsWith(tail, sourceEnd)) {
+    return countTokens(tail);
+  }
+  return source.count(sourceEnd - tail.length, sourceEnd);
 }
 
-function groupUnits(units: string[], separator: string, targetTokens: number): Piece[] {
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** The piece of a paragraph's text from `start` to `end`, which holds `tokens`. */
+function spanPiece(source: CountedText, start: number, end: number, tokens: number): Piece {
+  return { text: source.text.slice(start, end), tokens, source, sourceEnd: end };
+}
+
+/** Paragraph, else sentences, else words, else characters: the largest units that fit the target. */
+function splitToFit(source: CountedText, span: Span, tokens: number, targetTokens: number): Piece[] {
+  if (tokens <= targetTokens) return [spanPiece(source, span.start, span.end, tokens)];
+  const sentences = spansBetween(source.text, span, SENTENCE_END);
+  if (sentences.length > 1) return groupUnits(source, sentences, targetTokens);
+  const words = spansBetween(source.text, span, SPACES);
+  if (words.length > 1) return groupUnits(source, words, targetTokens);
+  return splitCharacters(source, span, tokens, targetTokens);
+}
+
+/** `text.slice(start, end).split(separator)`, as spans of `text`. */
+function spansBetween(text: string, { start, end }: Span, separator: RegExp): Span[] {
+  const spans: Span[] = [];
+  let unitStart = 0;
+  for (const match of text.slice(start, end).matchAll(separator)) {
+    spans.push({ start: start + unitStart, end: start + match.index });
+    unitStart = match.index + match[0].length;
+  }
+  spans.push({ start: start + unitStart, end });
+  return spans;
+}
+
+/** Units joined by spaces into pieces that fit; a unit too large alone is split further. */
+function groupUnits(source: CountedText, units: Span[], targetTokens: number): Piece[] {
   const pieces: Piece[] = [];
   let group: string[] = [];
   let groupTokens = 0;
+  let groupEnd = 0;
   const close = () => {
-    if (group.length > 0) pieces.push({ text: group.join(separator), tokens: groupTokens });
+    if (group.length > 0)
+      pieces.push({ text: group.join(' '), tokens: groupTokens, source, sourceEnd: groupEnd });
     group = [];
     groupTokens = 0;
   };
   for (const unit of units) {
-    const unitTokens = countTokens(unit);
+    const unitTokens = source.count(unit.start, unit.end);
     if (unitTokens > targetTokens) {
       close();
-      pieces.push(...splitToFit(unit, unitTokens, targetTokens));
+      pieces.push(...splitToFit(source, unit, unitTokens, targetTokens));
       continue;
     }
     if (groupTokens + unitTokens + 1 > targetTokens) close();
-    group.push(unit);
+    group.push(source.text.slice(unit.start, unit.end));
     groupTokens += unitTokens + (group.length > 1 ? 1 : 0);
+    groupEnd = unit.end;
   }
   close();
   return pieces;
 }
 
-function splitCharacters(text: string, tokens: number, targetTokens: number): Piece[] {
-  const characters = Array.from(text);
-  const step = Math.max(1, Math.floor((characters.length * targetTokens) / tokens / 1.25));
+/** Runs of whole code points, sized from the span's characters per token, for text without spaces. */
+function splitCharacters(
+  source: CountedText,
+  { start, end }: Span,
+  tokens: number,
+  targetTokens: number,
+): Piece[] {
+  const boundaries = codePointBoundaries(source.text, start, end);
+  const characters = boundaries.length - 1;
+  const step = Math.max(1, Math.floor((characters * targetTokens) / tokens / 1.25));
   const pieces: Piece[] = [];
-  for (let start = 0; start < characters.length; start += step) {
-    const slice = characters.slice(start, start + step).join('');
-    pieces.push({ text: slice, tokens: countTokens(slice) });
+  for (let first = 0; first < characters; first += step) {
+    const from = boundaries[first]!;
+    const to = boundaries[Math.min(first + step, characters)]!;
+    pieces.push(spanPiece(source, from, to, source.count(from, to)));
   }
   return pieces;
+}
+
+/** Where each code point of `text[start, end)` starts, and `end`. */
+function codePointBoundaries(text: string, start: number, end: number): number[] {
+  const boundaries: number[] = [];
+  for (let index = start; index < end; index++) {
+    boundaries.push(index);
+    if (index + 1 < end && text.codePointAt(index)! > 0xffff) index++;
+  }
+  boundaries.push(end);
+  return boundaries;
 }

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { countTokens as libraryCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { describe, expect, it } from 'vitest';
+import { countBytePairTokens } from '../../daemon/ingest/byte-pair-count.ts';
+
+const plain = { disallowedSpecial: new Set<string>() };
+const preTokens = (text: string) => text.match(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu')) ?? [];
+
+describe('countBytePairTokens', () => {
+  it('counts each pre-token as the o200k tokenizer does', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      fc.array(
+        fc.constantFrom('a', 'aa', 'ab', 'Z', ' ', 'é', 'ß', '東', '😀', '\u0301', '0', '.', '\ud800'),
+        {
+          maxLength: 20,
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(text, (value) => {
+        const joined = Array.isArray(value) ? value.join('') : value;
+        for (const preToken of preTokens(joined)) {
+          expect(countBytePairTokens(preToken)).toBe(libraryCount(preToken, plain));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('counts whole-token words, long runs, lone surrogates and nothing', () => {
+    for (const preToken of [
+      ' the',
+      ' antidisestablishmentarianism',
+      'a'.repeat(300),
+      ' '.repeat(200),
+      '\ud800',
+      '\udc00x',
+      '😀😀',
+      ' 東京都',
+      '<|endoftext|>',
+    ]) {
+      expect(countBytePairTokens(preToken)).toBe(libraryCount(preToken, plain));
+    }
+    expect(countBytePairTokens('')).toBe(0);
+  });
+});
