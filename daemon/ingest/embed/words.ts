@@ -21,6 +21,59 @@ export function words(text: string): string[] {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
 }
 
+/**
+ * The words `words` gives, as spans, for callers that read character codes in place rather than slice: calls
+ * `visit` with each word's source and span, the word being `source[start, end)` with ASCII letters lower-cased.
+ * ASCII is scanned in place. In other text, a run between ASCII spaces that is not all ASCII goes through
+ * `words`, whose Unicode steps work within such a run: an ASCII space neither decomposes, nor reorders marks,
+ * nor carries the context of a final sigma.
+ */
+export function forEachWord(text: string, visit: (source: string, start: number, end: number) => void): void {
+  if (!NOT_ASCII.test(text)) {
+    visitAsciiWords(text, 0, text.length, visit);
+    return;
+  }
+  let start = 0;
+  while (start < text.length) {
+    while (start < text.length && isAsciiSpace(text.charCodeAt(start))) start++;
+    let end = start;
+    let ascii = true;
+    for (; end < text.length; end++) {
+      const code = text.charCodeAt(end);
+      if (isAsciiSpace(code)) break;
+      if (code > 0x7f) ascii = false;
+    }
+    if (ascii) visitAsciiWords(text, start, end, visit);
+    else for (const word of words(text.slice(start, end))) visit(word, 0, word.length);
+    start = end;
+  }
+}
+
+function visitAsciiWords(
+  text: string,
+  start: number,
+  end: number,
+  visit: (source: string, start: number, end: number) => void,
+): void {
+  let index = start;
+  while (index < end) {
+    while (index < end && !isAsciiLetterOrDigit(text.charCodeAt(index))) index++;
+    const wordStart = index;
+    while (index < end && isAsciiLetterOrDigit(text.charCodeAt(index))) index++;
+    if (index > wordStart) visit(text, wordStart, index);
+  }
+}
+
+/** What `ASCII_WORD` matches once the text is lower-cased. */
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+}
+
+/** `\s` within ASCII. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
