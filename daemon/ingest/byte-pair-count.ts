@@ -21,7 +21,6 @@ interface RankTable {
 }
 
 let rankTable: RankTable | undefined;
-const encoder = new TextEncoder();
 let pieceBytes = new Uint8Array(256);
 let partStarts = new Int32Array(257);
 let pairRanks = new Int32Array(257);
@@ -65,15 +64,48 @@ export function countBytePairTokens(preToken: string): number {
   return parts;
 }
 
-/** UTF-8 into `pieceBytes`, as the library's TextEncoder does (a lone surrogate becomes U+FFFD). */
+/** The piece's UTF-8 into `pieceBytes`; returns its length. */
 function encodePiece(piece: string): number {
   if (pieceBytes.length < piece.length * 3) pieceBytes = new Uint8Array(piece.length * 3);
-  for (let index = 0; index < piece.length; index++) {
-    const code = piece.charCodeAt(index);
-    if (code > 0x7f) return encoder.encodeInto(piece, pieceBytes).written;
-    pieceBytes[index] = code;
+  return encodeUtf8(piece, pieceBytes, 0);
+}
+
+/**
+ * UTF-8 of `text` into `bytes` at `at`, with room for three bytes per code unit; returns its length. A lone
+ * surrogate becomes U+FFFD, as with the library's TextEncoder. Written out, as TextEncoder's `encodeInto` needs
+ * a view per call, which cost more than the encoding when building the table.
+ */
+function encodeUtf8(text: string, bytes: Uint8Array, at: number): number {
+  let end = at;
+  for (let index = 0; index < text.length; index++) {
+    let code = text.charCodeAt(index);
+    if (code < 0x80) {
+      bytes[end++] = code;
+      continue;
+    }
+    if (code < 0x800) {
+      bytes[end++] = 0xc0 | (code >> 6);
+      bytes[end++] = 0x80 | (code & 0x3f);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(index + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        index++;
+        bytes[end++] = 0xf0 | (code >> 18);
+        bytes[end++] = 0x80 | ((code >> 12) & 0x3f);
+        bytes[end++] = 0x80 | ((code >> 6) & 0x3f);
+        bytes[end++] = 0x80 | (code & 0x3f);
+        continue;
+      }
+      code = 0xfffd;
+    }
+    bytes[end++] = 0xe0 | (code >> 12);
+    bytes[end++] = 0x80 | ((code >> 6) & 0x3f);
+    bytes[end++] = 0x80 | (code & 0x3f);
   }
-  return piece.length;
+  return end - at;
 }
 
 function rankOf(table: RankTable, bytes: Uint8Array, start: number, end: number): number {
@@ -112,27 +144,21 @@ function buildRankTable(): RankTable {
     bytes: new Uint8Array(1 << 21),
   };
   let used = 0;
-  o200kRanks.forEach((token, rank) => {
+  for (let rank = 0; rank < o200kRanks.length; rank++) {
+    const token = o200kRanks[rank];
+    // The list may have holes, for ranks no token has.
+    if (token === undefined) continue;
     const longest = typeof token === 'string' ? token.length * 3 : token.length;
     if (table.bytes.length - used < longest) table.bytes = grown(table.bytes);
     const length =
-      typeof token === 'string' ? encodeToken(token, table.bytes, used) : copyToken(token, table.bytes, used);
+      typeof token === 'string' ? encodeUtf8(token, table.bytes, used) : copyToken(token, table.bytes, used);
     table.starts[rank] = used;
     table.lengths[rank] = length;
     used += length;
     if (length === 2) table.pairs[(table.bytes[used - 2]! << 8) | table.bytes[used - 1]!] = rank;
     else if (length > 2) insertRank(table, rank);
-  });
-  return table;
-}
-
-function encodeToken(token: string, bytes: Uint8Array, at: number): number {
-  for (let index = 0; index < token.length; index++) {
-    const code = token.charCodeAt(index);
-    if (code > 0x7f) return encoder.encodeInto(token, bytes.subarray(at)).written;
-    bytes[at + index] = code;
   }
-  return token.length;
+  return table;
 }
 
 function copyToken(token: readonly number[], bytes: Uint8Array, at: number): number {
