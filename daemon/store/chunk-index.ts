@@ -37,9 +37,10 @@ export const VECTOR_INDEX_MIN_ROWS = 50_000;
 /**
  * Rows added since the last refresh are searched by a flat scan (LanceDB merges them with the indexed rows, so
  * they are found at once), and that scan is slow: a full-text search took 60 ms over 1,000 unindexed rows and
- * 7 ms once they were indexed. Past this many the indexes are refreshed during ingestion...
+ * 7 ms once they were indexed. A refresh holds up commits for about half a second, so during ingestion the
+ * indexes are refreshed only past this many rows (2,000 cost the QA ingestion benchmark a fifth of its rate)...
  */
-const UNINDEXED_ROWS_BEFORE_REFRESH = 2_000;
+const UNINDEXED_ROWS_BEFORE_REFRESH = 5_000;
 /** ...and this long after the last add, so searches after a burst of ingestion are fast again. */
 const QUIET_MS_BEFORE_REFRESH = 1_000;
 /**
