@@ -169,7 +169,7 @@ export class RecordTable<T extends StoredRecord> {
     return this.journal.append(entry, () => {
       this.applyToCache(entry);
       this.unstored.push(entry);
-      this.retryCheckpointLater();
+      this.scheduleCheckpoint();
     });
   }
 
@@ -186,23 +186,39 @@ export class RecordTable<T extends StoredRecord> {
     try {
       closedSegment = this.journal.rotate();
     } catch {
-      this.retryCheckpointLater();
+      this.scheduleCheckpoint();
       return;
     }
-    // Taken after the rotation, which writes what was pending into the closed segment first.
+    // Taken after the rotation, which writes what was pending into the closed segment first. From here on,
+    // `closedSegments` hold exactly the entries in `retrying`.
     this.closedSegments.push(closedSegment);
     this.retrying.push(...this.unstored);
     this.unstored = [];
-    void this.onStoringLane(async () => {
-      await this.store(this.retrying);
-      this.retrying = [];
-      await this.journal.remove(this.closedSegments.splice(0));
-      await this.compactEvery(COMMITS_BETWEEN_COMPACTIONS);
-    }).catch(() => this.retryCheckpointLater());
+    void this.onStoringLane(() => this.storeClosedSegments()).catch(() => this.scheduleCheckpoint());
   }
 
-  /** What could not be stored is still in the journal; the next checkpoint (or the next open) stores it. */
-  private retryCheckpointLater(): void {
+  /**
+   * Stores what the closed segments hold, then deletes them. Both are taken when the store starts, as a
+   * checkpoint may close another segment while it runs; on failure they go back for the next checkpoint.
+   */
+  private async storeClosedSegments(): Promise<void> {
+    const entries = this.retrying;
+    const segments = this.closedSegments;
+    this.retrying = [];
+    this.closedSegments = [];
+    try {
+      await this.store(entries);
+    } catch (error) {
+      this.retrying = [...entries, ...this.retrying];
+      this.closedSegments = [...segments, ...this.closedSegments];
+      throw error;
+    }
+    await this.journal.remove(segments);
+    await this.compactIfDue();
+  }
+
+  /** A checkpoint in a second; what it could not store is still in the journal, for the next one or next open. */
+  private scheduleCheckpoint(): void {
     if (!this.closing)
       this.checkpointTimer ??= setTimeout(() => this.checkpoint(), CHECKPOINT_DELAY_MS).unref();
   }
@@ -213,8 +229,8 @@ export class RecordTable<T extends StoredRecord> {
     return next;
   }
 
-  private async compactEvery(commits: number): Promise<void> {
-    if (this.commitsSinceCompaction < commits) return;
+  private async compactIfDue(): Promise<void> {
+    if (this.commitsSinceCompaction < COMMITS_BETWEEN_COMPACTIONS) return;
     this.commitsSinceCompaction = 0;
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
   }

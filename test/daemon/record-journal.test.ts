@@ -92,6 +92,24 @@ describe('record table journal', () => {
     await table.close();
   });
 
+  test('a checkpoint that starts while a slow one is still storing loses nothing', async () => {
+    const table = await openNotes();
+    // LanceDB slower than the checkpoint interval, as under heavy ingestion.
+    const lance = (table as unknown as { table: { add(rows: unknown): Promise<unknown> } }).table;
+    const add = lance.add.bind(lance);
+    lance.add = async (rows) => {
+      await new Promise((done) => setTimeout(done, 1_500));
+      return add(rows);
+    };
+    await table.put(note(1));
+    await new Promise((done) => setTimeout(done, 1_200));
+    await table.put(note(2));
+    await new Promise((done) => setTimeout(done, 5_000));
+    expect(await storedRows()).toEqual([note(1), note(2)]);
+    expect(await segments()).toHaveLength(1);
+    await table.close();
+  }, 15_000);
+
   test('replaying writes that were already stored does not duplicate rows', async () => {
     const table = await openNotes();
     await table.put(note(1), note(2));
