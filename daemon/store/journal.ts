@@ -145,8 +145,11 @@ function sequenceOf(path: string, name: string): number {
 }
 
 async function readSegments(directory: string, name: string): Promise<JournalSegment[]> {
-  const pattern = new RegExp(`^${name}\\.\\d{8}\\.log$`);
-  const files = (await readdir(directory)).filter((file) => pattern.test(file)).sort();
+  // Numeric order: a daemon writing for years outgrows the zero padding, and then names no longer sort.
+  const pattern = new RegExp(`^${name}\\.\\d{8,}\\.log$`);
+  const files = (await readdir(directory))
+    .filter((file) => pattern.test(file))
+    .sort((left, right) => sequenceOf(left, name) - sequenceOf(right, name));
   const segments: JournalSegment[] = [];
   for (const file of files) {
     const path = join(directory, file);
