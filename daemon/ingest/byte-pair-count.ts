@@ -1,4 +1,5 @@
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
+import { grown } from './span-table.ts';
 
 /** Above every rank: the bytes are no token. */
 const NO_RANK = 0x7fffffff;
@@ -149,7 +150,7 @@ function buildRankTable(): RankTable {
     // The list may have holes, for ranks no token has.
     if (token === undefined) continue;
     const longest = typeof token === 'string' ? token.length * 3 : token.length;
-    if (table.bytes.length - used < longest) table.bytes = grown(table.bytes);
+    if (table.bytes.length - used < longest) table.bytes = grown(table.bytes, used + longest);
     const length =
       typeof token === 'string' ? encodeUtf8(token, table.bytes, used) : copyToken(token, table.bytes, used);
     table.starts[rank] = used;
@@ -174,10 +175,4 @@ function insertRank(table: RankTable, rank: number): void {
   while (table.slots[slot + 1] !== 0) slot = (slot + 2) & mask;
   table.slots[slot] = hash;
   table.slots[slot + 1] = rank + 1;
-}
-
-function grown(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(bytes.length * 2);
-  copy.set(bytes);
-  return copy;
 }

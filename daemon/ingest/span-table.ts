@@ -98,7 +98,7 @@ export class SpanTable {
 }
 
 /** A copy of `array` with room for at least `size` elements, doubling so that repeated growth stays linear. */
-export function grown<T extends Int32Array | Uint32Array | Uint16Array | Float64Array>(
+export function grown<T extends Uint8Array | Uint16Array | Int32Array | Uint32Array | Float64Array>(
   array: T,
   size: number,
 ): T {

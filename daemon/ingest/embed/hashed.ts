@@ -92,7 +92,6 @@ class WordFeatures {
   grams = new Uint32Array(1 << 14);
   /** Each word's id, by its spelling in the text: `Word` and `word` are two entries with the same features. */
   private readonly words = new SpanTable(WORD_CACHE_SIZE, WORD_CACHE_CHARACTERS);
-  private count = 0;
   private gramsUsed = 0;
   private termStarts = new Int32Array(1024);
   private termLengths = new Int32Array(1024);
@@ -116,7 +115,8 @@ class WordFeatures {
 
   private add(source: string, start: number, end: number): number {
     if (!this.words.hasRoomFor(end - start)) this.clear();
-    const id = this.count++;
+    // Ids are dense, in the order words were added since the table last started over.
+    const id = this.words.size;
     this.words.add(source, start, end, id);
     this.reserve(id);
     const word = foldAsciiCase(source.slice(start, end));
@@ -166,7 +166,6 @@ class WordFeatures {
 
   private clear(): void {
     this.words.clear();
-    this.count = 0;
     this.gramsUsed = 0;
     this.termCharactersUsed = 0;
   }
