@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import CFB from 'cfb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExtractor, ExtractionError } from '../../daemon/ingest/extract/index.ts';
+import { createExtractor } from '../../daemon/ingest/extract/index.ts';
+import { failureOf } from '../support/extraction-failure.ts';
 import {
   buildDocx,
   buildEml,
@@ -24,15 +25,6 @@ afterAll(async () => {
 });
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(ExtractionError);
-  return outcome as ExtractionError;
-}
 
 describe('PDF', () => {
   it('gives one page per PDF page, each with its own text', async () => {

@@ -1,21 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExtractor, ExtractionError } from '../../daemon/ingest/extract/index.ts';
+import { createExtractor } from '../../daemon/ingest/extract/index.ts';
 import { requireCorpus } from '../support/corpus.ts';
+import { failureOf } from '../support/extraction-failure.ts';
 import { buildPdf } from '../support/fixtures-documents.ts';
 
 const bigPdf = join(requireCorpus(), 'files/pdf/testJournalParser.pdf');
 const extractor = createExtractor(2);
 afterAll(() => extractor.close());
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(ExtractionError);
-  return outcome as ExtractionError;
-}
 
 // Many small objects: the flattened lines outgrow a small heap long before the parse ends.
 function memoryHungryJson(): Uint8Array {

@@ -6,7 +6,8 @@ import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
 import { createEmbedder } from '../../daemon/ingest/embed/index.ts';
 import { embedderFromRecipe } from '../../daemon/ingest/embed/recipe.ts';
-import { createExtractor, ExtractionError } from '../../daemon/ingest/extract/index.ts';
+import { createExtractor } from '../../daemon/ingest/extract/index.ts';
+import { failureOf } from '../support/extraction-failure.ts';
 import { startFakeOpenAI } from '../support/fake-openai.ts';
 import { prose } from '../support/prose.ts';
 
@@ -22,15 +23,6 @@ afterAll(async () => {
   await extractor.close();
   await rm(directory, { recursive: true, force: true });
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(outcome).toBeInstanceOf(ExtractionError);
-  return outcome as ExtractionError;
-}
 
 describe('embedder recipes', () => {
   it('rebuild the hashed embedder with the same id, dimensions and vectors', async () => {
