@@ -26,7 +26,8 @@ export interface Embedder {
 /** Scales a vector to unit length in place, so a dot product is a cosine similarity. */
 export function normalize(vector: Float32Array): Float32Array {
   let sum = 0;
-  for (const value of vector) sum += value * value;
+  // Indexed, not for-of: iterating a Float32Array costs several times more, on every vector embedded.
+  for (let index = 0; index < vector.length; index++) sum += vector[index]! * vector[index]!;
   if (sum === 0) return vector;
   const scale = 1 / Math.sqrt(sum);
   for (let index = 0; index < vector.length; index++) vector[index]! *= scale;

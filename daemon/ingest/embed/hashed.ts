@@ -1,5 +1,5 @@
 import { grown, SpanTable } from '../span-table.ts';
-import type { Embedder, EmbedOptions } from './embedder.ts';
+import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 import { forEachWord, isStopWord, stem } from './words.ts';
 
 export interface HashedEmbedderOptions {
@@ -71,7 +71,7 @@ export function createHashedVectorizer(dimensions: number): (text: string) => Fl
     forEachWord(text, addWord);
     const vector = new Float32Array(dimensions);
     weights.drainInto(vector);
-    return normalizeVector(vector);
+    return normalize(vector);
   };
 }
 
@@ -263,14 +263,4 @@ function fnvContinue(state: number, text: string): number {
 
 function fnvStep(state: number, code: number): number {
   return Math.imul(state ^ code, FNV_PRIME) >>> 0;
-}
-
-/** `normalize` from embedder.ts with indexed loops: its for-of over a Float32Array costs several times more. */
-function normalizeVector(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (let index = 0; index < vector.length; index++) sum += vector[index]! * vector[index]!;
-  if (sum === 0) return vector;
-  const scale = 1 / Math.sqrt(sum);
-  for (let index = 0; index < vector.length; index++) vector[index]! *= scale;
-  return vector;
 }
