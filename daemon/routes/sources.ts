@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { ListQuery } from '../../src/api/common.ts';
-import { CreateSourceBody, SourcesQuery } from '../../src/api/sources.ts';
+import { CreateSourceBody, CreateSourcesBody, SourcesQuery } from '../../src/api/sources.ts';
 import type { Services } from '../services/index.ts';
 import { parseWith } from '../validate.ts';
 import { accountOf } from './caller.ts';
@@ -17,6 +17,11 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
     const body = parseWith(CreateSourceBody, await options.readBody(ctx));
     ctx.status = 201;
     ctx.body = await sources.create(accountOf(ctx), body);
+  });
+  router.post('/batch', async (ctx) => {
+    const body = parseWith(CreateSourcesBody, await options.readBody(ctx));
+    ctx.status = 201;
+    ctx.body = await sources.createMany(accountOf(ctx), body.sources);
   });
   router.get('/:id', (ctx) => {
     ctx.body = sources.get(accountOf(ctx), ctx.params['id']!);

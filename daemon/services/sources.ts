@@ -60,6 +60,46 @@ export function createSourceService(deps: {
       .filter((source) => source.account_id === account.id && !source.deleting);
   }
 
+  function newRecord(account: AccountRecord, body: CreateSourceBody, paramPrefix: string): SourceRecord {
+    const application = findApplication(store, account, body.application_id, `${paramPrefix}application_id`);
+    if (body.type === 'file' && !body.content.startsWith('http'))
+      files.find(account, body.content, `${paramPrefix}content`);
+    const now = timestamp(clock);
+    return {
+      id: newId('src'),
+      account_id: account.id,
+      application_id: application.id,
+      name: body.name,
+      type: body.type,
+      content: body.content,
+      embed_status: 'PENDING',
+      embed_status_message: '',
+      chunks: 0,
+      pages: 0,
+      characters: 0,
+      embedder: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** Journals the sources in one write, then queues them; an application deleted meanwhile takes them all back. */
+  async function addAll(
+    account: AccountRecord,
+    bodies: CreateSourceBody[],
+    paramPrefix: (position: number) => string,
+  ): Promise<SourceRecord[]> {
+    const records = bodies.map((body, position) => newRecord(account, body, paramPrefix(position)));
+    await store.sources.put(...records);
+    const orphan = records.findIndex((record) => !isLiveApplication(store, record.application_id));
+    if (orphan !== -1) {
+      await deletion.deleteSources(records);
+      throw notFound('application', records[orphan]!.application_id, `${paramPrefix(orphan)}application_id`);
+    }
+    for (const record of records) ingestion.enqueue(record.id);
+    return records;
+  }
+
   return {
     list(account: AccountRecord, query: ListQuery & { application_id?: string | undefined }): Source[] {
       const records = query.application_id
@@ -76,33 +116,14 @@ export function createSourceService(deps: {
     },
 
     async create(account: AccountRecord, body: CreateSourceBody): Promise<Source> {
-      const application = findApplication(store, account, body.application_id, 'application_id');
-      if (body.type === 'file' && !body.content.startsWith('http'))
-        files.find(account, body.content, 'content');
-      const now = timestamp(clock);
-      const record: SourceRecord = {
-        id: newId('src'),
-        account_id: account.id,
-        application_id: application.id,
-        name: body.name,
-        type: body.type,
-        content: body.content,
-        embed_status: 'PENDING',
-        embed_status_message: '',
-        chunks: 0,
-        pages: 0,
-        characters: 0,
-        embedder: null,
-        created_at: now,
-        updated_at: now,
-      };
-      await store.sources.put(record);
-      if (!isLiveApplication(store, application.id)) {
-        await deletion.deleteSources([record]);
-        throw notFound('application', application.id, 'application_id');
-      }
-      ingestion.enqueue(record.id);
-      return toSource(record, true);
+      const [record] = await addAll(account, [body], () => '');
+      return toSource(record!, true);
+    },
+
+    /** Adds every source or none; a problem is reported with the position of the source it is in. */
+    async createMany(account: AccountRecord, bodies: CreateSourceBody[]): Promise<Source[]> {
+      const records = await addAll(account, bodies, (position) => `sources.${position}.`);
+      return records.map((record) => toSource(record, false));
     },
 
     get(account: AccountRecord, id: string): Source {

@@ -5,7 +5,14 @@ import { Conversation, CreateConversationBody, Reply, UpdateConversationBody } f
 import { FileObject, PresignedUpload, PresignQuery, UploadQuery } from './files.ts';
 import { ApiKey, CreatedKey, CreateKeyBody } from './keys.ts';
 import { SearchBody, SearchResult } from './search.ts';
-import { ClearedSources, CreateSourceBody, Source, SourceChunk, SourcesQuery } from './sources.ts';
+import {
+  ClearedSources,
+  CreateSourceBody,
+  CreateSourcesBody,
+  Source,
+  SourceChunk,
+  SourcesQuery,
+} from './sources.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export type Auth = 'none' | 'key' | 'admin' | 'signature';
@@ -134,6 +141,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     status: 201,
     body: CreateSourceBody,
     response: Source,
+  },
+  {
+    method: 'post',
+    path: '/sources/batch',
+    summary:
+      'Add up to 1,000 sources at once, all or none (ext); in the given order, with content null as in lists',
+    auth: 'key',
+    status: 201,
+    body: CreateSourcesBody,
+    response: z.array(Source),
   },
   {
     method: 'get',

@@ -42,6 +42,21 @@ export const CreateSourceBody = z.discriminatedUnion(
 );
 export type CreateSourceBody = z.infer<typeof CreateSourceBody>;
 
+/** Most sources one batch may add: as many as a `urls` source has addresses. */
+export const SOURCE_BATCH_MAX = 1000;
+
+/** ext: many sources in one request, all added or none. */
+export const CreateSourcesBody = z.object({
+  sources: z
+    .array(CreateSourceBody)
+    .min(1, 'sources must not be empty')
+    .max(
+      SOURCE_BATCH_MAX,
+      `sources may hold at most ${SOURCE_BATCH_MAX} sources; send more in several requests`,
+    ),
+});
+export type CreateSourcesBody = z.infer<typeof CreateSourcesBody>;
+
 export const Source = z.object({
   id: z.string(),
   application_id: z.string(),

@@ -91,6 +91,14 @@ export function createClient(options: ClientOptions) {
       json(z.array(Source), { method: 'GET', path: '/sources', query, signal: request?.signal }),
     create: (body: SourceInput, request?: RequestOptions) =>
       json(Source, { method: 'POST', path: '/sources', json: body, signal: request?.signal }),
+    /** Adds up to 1,000 sources in one request, all or none; returns them in order, with `content` null. */
+    createMany: (bodies: SourceInput[], request?: RequestOptions) =>
+      json(z.array(Source), {
+        method: 'POST',
+        path: '/sources/batch',
+        json: { sources: bodies },
+        signal: request?.signal,
+      }),
     get: (id: string, request?: RequestOptions) =>
       json(Source, { method: 'GET', path: pathFor('/sources/{id}', id), signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
