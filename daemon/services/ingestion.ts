@@ -8,6 +8,7 @@ import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import type { SourceRecord } from '../store/records.ts';
 import { storedFilePath } from './files.ts';
+import { createCommitGroups, createRowBudget } from './staged-chunks.ts';
 
 /**
  * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
@@ -64,6 +65,10 @@ export function createIngestion(deps: {
     web: new PQueue({ concurrency: config.limits.ingest_concurrency }),
   };
   const rowsAwaitingCommit = createRowBudget(MAX_ROWS_AWAITING_COMMIT);
+  const commitGroups = createCommitGroups(
+    chunkIndex,
+    () => lanes.local.size + lanes.local.pending + lanes.web.size + lanes.web.pending > 0,
+  );
   const running = new Map<string, AbortController>();
   /** Every job from enqueue to its last write, including those `cancel` already aborted. */
   const jobs = new Set<Promise<void>>();
@@ -127,7 +132,8 @@ export function createIngestion(deps: {
 
   /**
    * Stage two, outside the lanes. A source cancelled before its chunks are queued (while it waited for room)
-   * must not add them: the delete that cancelled it is already queued and would miss them.
+   * (while it waited for room or for its group) must not add them: the delete that cancelled it is already queued
+   * and would miss them.
    */
   async function commit({ source, prepared }: Staged, signal: AbortSignal): Promise<void> {
     try {
@@ -138,7 +144,7 @@ export function createIngestion(deps: {
         applicationId: source.application_id,
         accountId: source.account_id,
       }));
-      await chunkIndex.add(records, prepared.vectors);
+      await commitGroups.commit(records, prepared.vectors, signal);
     } finally {
       rowsAwaitingCommit.release(prepared.chunks.length);
     }
@@ -148,8 +154,16 @@ export function createIngestion(deps: {
     const source = current(id);
     if (!source) return;
     try {
-      const staged = await laneOf(id).add(() => prepare(id, signal));
-      if (!staged) return;
+      const staged = await laneOf(id)
+        .add(() => prepare(id, signal))
+        .catch((error: unknown) => {
+          commitGroups.preparationEnded();
+          throw error;
+        });
+      if (!staged) {
+        commitGroups.preparationEnded();
+        return;
+      }
       await commit(staged, signal);
       signal.throwIfAborted();
       const { prepared } = staged;
@@ -241,37 +255,10 @@ export function createIngestion(deps: {
     async stop(): Promise<void> {
       stopping = true;
       for (const controller of running.values()) controller.abort();
+      commitGroups.flush();
       await idle();
     },
 
     idle,
-  };
-}
-
-/**
- * Rows held by sources waiting for their commit. Reservations are served in order; one larger than the limit
- * passes once nothing else is held, so every source gets its turn.
- */
-function createRowBudget(limit: number) {
-  let held = 0;
-  const waiting: { rows: number; wake(): void }[] = [];
-  const fits = (rows: number): boolean => held === 0 || held + rows <= limit;
-  return {
-    async reserve(rows: number): Promise<void> {
-      if (waiting.length === 0 && fits(rows)) {
-        held += rows;
-        return;
-      }
-      // `release` counts the rows in before waking, so no later reservation can slip in between.
-      await new Promise<void>((wake) => waiting.push({ rows, wake }));
-    },
-    release(rows: number): void {
-      held -= rows;
-      while (waiting[0] && fits(waiting[0].rows)) {
-        const next = waiting.shift()!;
-        held += next.rows;
-        next.wake();
-      }
-    },
   };
 }
