@@ -208,6 +208,8 @@ class LanceChunkIndex implements ChunkIndex {
    * each commit costs milliseconds whatever its size; other writes run alone, in order.
    */
   private async flush(): Promise<void> {
+    // Adds queued in the same turn as this one (a group of sources committed together) join its commit.
+    await Promise.resolve();
     while (this.queue.length > 0) {
       const batch = this.takeBatch();
       try {
@@ -216,6 +218,9 @@ class LanceChunkIndex implements ChunkIndex {
       } catch (error) {
         for (const write of batch) write.reject(error);
       }
+      // After the adds resolve: their sources need not wait for a refresh to be COMPLETED, as unindexed rows
+      // are searchable too. A failed refresh leaves the rows counted, for the next one to try again.
+      if (this.refreshDue()) await this.refreshIndexes().catch(() => {});
     }
     this.flushing = undefined;
   }
@@ -249,13 +254,14 @@ class LanceChunkIndex implements ChunkIndex {
     );
     this.unindexedRows += records.length;
     this.commitsSinceRefresh += 1;
-    if (
+    this.refreshWhenQuiet();
+  }
+
+  private refreshDue(): boolean {
+    return (
       this.unindexedRows >= UNINDEXED_ROWS_BEFORE_REFRESH ||
       this.commitsSinceRefresh >= COMMITS_BEFORE_REFRESH
-    ) {
-      await this.refreshIndexes();
-    }
-    this.refreshWhenQuiet();
+    );
   }
 
   private refreshWhenQuiet(): void {
