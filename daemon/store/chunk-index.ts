@@ -28,6 +28,8 @@ export interface ChunkIndex {
   countBySource(sourceId: string): Promise<number>;
   fullTextSearch(query: string, filter: SourceFilter, limit: number): Promise<ChunkHit[]>;
   vectorSearch(vector: Float32Array, filter: SourceFilter, limit: number): Promise<ChunkHit[]>;
+  /** Brings the indexes up to date with every row added so far (nothing to do if they are). */
+  refresh(): Promise<void>;
   maintain(): Promise<void>;
   close(): Promise<void>;
 }
@@ -38,11 +40,10 @@ export const VECTOR_INDEX_MIN_ROWS = 50_000;
  * Rows added since the last refresh are searched by a flat scan (LanceDB merges them with the indexed rows, so
  * they are found at once), and that scan is slow: a full-text search took 60 ms over 1,000 unindexed rows and
  * 7 ms once they were indexed. A refresh holds up commits for about half a second, so during ingestion the
- * indexes are refreshed only past this many rows (2,000 cost the QA ingestion benchmark a fifth of its rate)...
+ * indexes are refreshed only past this many rows (2,000 cost the QA ingestion benchmark a fifth of its rate);
+ * the ingestion calls `refresh` once it goes quiet, so searches after a burst are fast again.
  */
 const UNINDEXED_ROWS_BEFORE_REFRESH = 5_000;
-/** ...and this long after the last add, so searches after a burst of ingestion are fast again. */
-const QUIET_MS_BEFORE_REFRESH = 1_000;
 /**
  * Each commit adds a data file, and every later write and search pays for each file until compaction
  * (measured: a commit took 10 ms after 50 commits, 150 ms after 1,500); many small sources make many commits.
@@ -112,7 +113,6 @@ class LanceChunkIndex implements ChunkIndex {
   private queue: QueuedWrite[] = [];
   private flushing: Promise<void> | undefined;
   private unindexedRows = 0;
-  private quietRefresh: NodeJS.Timeout | undefined;
   private commitsSinceRefresh = 0;
 
   constructor(table: Table, embedder: { id: string; dimensions: number }) {
@@ -180,6 +180,12 @@ class LanceChunkIndex implements ChunkIndex {
     return rows.map((row) => toHit(row, 1 - Number(row._distance)));
   }
 
+  refresh(): Promise<void> {
+    return this.serialize(async () => {
+      if (this.unindexedRows > 0) await this.refreshIndexes();
+    });
+  }
+
   maintain(): Promise<void> {
     return this.serialize(async () => {
       await this.refreshIndexes();
@@ -188,7 +194,6 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.quietRefresh);
     await this.flushing;
     this.table.close();
   }
@@ -254,7 +259,6 @@ class LanceChunkIndex implements ChunkIndex {
     );
     this.unindexedRows += records.length;
     this.commitsSinceRefresh += 1;
-    this.refreshWhenQuiet();
   }
 
   private refreshDue(): boolean {
@@ -262,14 +266,6 @@ class LanceChunkIndex implements ChunkIndex {
       this.unindexedRows >= UNINDEXED_ROWS_BEFORE_REFRESH ||
       this.commitsSinceRefresh >= COMMITS_BEFORE_REFRESH
     );
-  }
-
-  private refreshWhenQuiet(): void {
-    clearTimeout(this.quietRefresh);
-    if (this.unindexedRows === 0) return;
-    this.quietRefresh = setTimeout(() => {
-      if (this.unindexedRows > 0) void this.serialize(() => this.refreshIndexes()).catch(() => {});
-    }, QUIET_MS_BEFORE_REFRESH).unref();
   }
 
   private async refreshIndexes(): Promise<void> {
