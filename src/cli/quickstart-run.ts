@@ -66,7 +66,7 @@ async function loadDocumentation(
     );
   }
   const ids = [...usable.map((source) => source.id), ...added.map((source) => source.id)];
-  return waitForSources(client, ids, output);
+  return waitForSources(client, applicationId, ids, output);
 }
 
 export async function quickstart(session: Session): Promise<void> {

@@ -4,12 +4,26 @@ import { connect } from './options.ts';
 export interface AddFlags {
   app: string;
   text?: string;
-  file?: string;
+  file?: string[];
   url?: string;
   urls?: string[];
   website?: string;
   name?: string;
   wait?: boolean;
+}
+
+/** The files `--file` names, folders walked; a usage error (exit 2) before any request when they cannot be added. */
+async function expandFiles(paths: string[], flags: AddFlags, command: Command): Promise<string[]> {
+  const { expandFilePaths } = await import('./file-paths.ts');
+  const files = expandFilePaths(paths);
+  if (!files.ok) command.error(`error: ${files.error}`, { exitCode: 2 });
+  if (files.value.length > 1 && flags.name !== undefined) {
+    command.error(
+      `error: --name names one source, but --file names ${files.value.length} files; each is named after its file`,
+      { exitCode: 2 },
+    );
+  }
+  return files.value;
 }
 
 export function registerSources(program: Command): void {
@@ -22,7 +36,10 @@ export function registerSources(program: Command): void {
     .description('Add a source (exactly one of --text, --file, --url, --urls, --website); prints its id')
     .requiredOption('--app <id>', 'application id')
     .option('--text <text>', 'the text itself')
-    .option('--file <path>', 'a local file (uploaded first) or an http(s) URL of a file')
+    .option(
+      '--file <paths...>',
+      'local files or folders (uploaded first; folders are walked for supported files) or http(s) URLs of files',
+    )
     .option('--url <url>', 'one web page')
     .option('--urls <urls...>', 'several web pages')
     .option('--website <url>', 'a same-site crawl starting at this URL')
@@ -35,10 +52,11 @@ export function registerSources(program: Command): void {
       if (given.length !== 1) {
         command.error('error: pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
       }
-      const { addSource, missingLocalFile } = await import('./source-add.ts');
-      if (missingLocalFile(flags.file)) command.error(`error: no such file: ${flags.file}`, { exitCode: 2 });
+      const files = flags.file === undefined ? [] : await expandFiles(flags.file, flags, command);
+      const { addFileSources, addSource } = await import('./source-add.ts');
       const session = await connect(command);
-      await addSource(session, flags);
+      if (files.length > 1) await addFileSources(session, flags, files);
+      else await addSource(session, files.length === 1 ? { ...flags, file: files } : flags);
     });
 
   sources

@@ -1,0 +1,120 @@
+import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
+import type { SourceInput } from '../client/index.ts';
+import { describe } from './failure.ts';
+import { isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import type { Session } from './session.ts';
+import { count, startSpinner } from './spinner.ts';
+
+/** Enough uploads in flight to hide each one's latency, few enough to leave the daemon time to ingest. */
+const CONCURRENT_UPLOADS = 8;
+
+/** The sources created, in the order of the paths, and, when it stopped early, why (naming the file). */
+export type FileBatch = { ok: true; created: Source[] } | { ok: false; created: Source[]; error: string };
+
+type Prepared = { ok: true; body: SourceInput } | { ok: false };
+
+/** Runs `task` on each item, at most `limit` at once, starting them in order; one promise per item. */
+function runLimited<Item, Result>(
+  items: readonly Item[],
+  limit: number,
+  task: (item: Item) => Promise<Result>,
+): Promise<Result>[] {
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  const acquire = async (): Promise<void> => {
+    if (running < limit) {
+      running += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // A finished task hands its slot straight to the next one waiting, so the count never overshoots.
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  };
+  return items.map(async (item) => {
+    await acquire();
+    try {
+      return await task(item);
+    } finally {
+      release();
+    }
+  });
+}
+
+function groupsOf<Item>(items: readonly Item[], size: number): Item[][] {
+  const groups: Item[][] = [];
+  for (let start = 0; start < items.length; start += size) groups.push(items.slice(start, start + size));
+  return groups;
+}
+
+/**
+ * Uploads the local files (URLs need none) a few at a time and creates their sources in groups of up to
+ * SOURCE_BATCH_MAX, each group as soon as its uploads are done, so ingestion starts while later files upload.
+ * The first failure stops everything not yet started; the groups already created stay.
+ */
+export async function createFileSources(
+  session: Session,
+  applicationId: string,
+  paths: readonly string[],
+  onCreated: (sources: readonly Source[]) => void,
+): Promise<FileBatch> {
+  const { client, output } = session;
+  const stop = new AbortController();
+  const total = paths.filter((path) => !isWebAddress(path)).length;
+  let uploaded = 0;
+  const created: Source[] = [];
+  let error: string | undefined;
+
+  const progress = () =>
+    `uploading ${count(uploaded)}/${count(total)} files, ${count(created.length)} sources created`;
+  const spinner = startSpinner(output, `${progress()}…`);
+
+  const prepare = async (path: string): Promise<SourceInput> => {
+    if (isWebAddress(path)) {
+      return { application_id: applicationId, type: 'file', content: path, name: nameFromFileUrl(path) };
+    }
+    const file = await client.files.upload(path, { signal: stop.signal });
+    uploaded += 1;
+    spinner.text = `${progress()}…`;
+    return { application_id: applicationId, type: 'file', content: file.id, name: file.name };
+  };
+
+  const prepared = runLimited(paths, CONCURRENT_UPLOADS, async (path): Promise<Prepared> => {
+    if (stop.signal.aborted) return { ok: false };
+    try {
+      return { ok: true, body: await prepare(path) };
+    } catch (cause) {
+      // Only the first failure is the reason; the uploads it cancels fail too, with nothing new to say.
+      if (!stop.signal.aborted) {
+        error = `could not upload ${path}: ${describe(cause)}`;
+        stop.abort();
+      }
+      return { ok: false };
+    }
+  });
+
+  for (const group of groupsOf(prepared, SOURCE_BATCH_MAX)) {
+    const bodies = (await Promise.all(group)).flatMap((outcome) => (outcome.ok ? [outcome.body] : []));
+    if (bodies.length < group.length) break;
+    try {
+      const sources = await client.sources.createMany(bodies);
+      created.push(...sources);
+      spinner.text = `${progress()}…`;
+      onCreated(sources);
+    } catch (cause) {
+      error ??= `could not create the sources of ${count(bodies.length)} uploaded files: ${describe(cause)}`;
+      stop.abort();
+      break;
+    }
+  }
+
+  if (error === undefined) {
+    spinner.succeed(`uploaded ${count(total)} files, ${count(created.length)} sources created`);
+    return { ok: true, created };
+  }
+  spinner.fail(progress());
+  return { ok: false, created, error };
+}
