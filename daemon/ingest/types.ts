@@ -29,21 +29,3 @@ export interface Chunk {
   headings: string[];
   url?: string;
 }
-
-export const SUPPORTED_EXTENSIONS = [
-  '.pdf',
-  '.doc',
-  '.docx',
-  '.ppt',
-  '.pptx',
-  '.md',
-  '.json',
-  '.eml',
-  '.html',
-  '.txt',
-] as const;
-export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
-
-export function isSupportedExtension(extension: string): extension is SupportedExtension {
-  return (SUPPORTED_EXTENSIONS as readonly string[]).includes(extension);
-}

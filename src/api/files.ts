@@ -27,3 +27,21 @@ export const UploadQuery = z.object({
   /** The file name given at pre-sign time; covered by the signature. */
   name: z.string().max(255).optional(),
 });
+
+export const SUPPORTED_EXTENSIONS = [
+  '.pdf',
+  '.doc',
+  '.docx',
+  '.ppt',
+  '.pptx',
+  '.md',
+  '.json',
+  '.eml',
+  '.html',
+  '.txt',
+] as const;
+export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
+
+export function isSupportedExtension(extension: string): extension is SupportedExtension {
+  return (SUPPORTED_EXTENSIONS as readonly string[]).includes(extension);
+}

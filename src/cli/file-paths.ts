@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 // The daemon's list is the one that decides; the CLI only refuses early what the daemon would refuse later.
-import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../../daemon/ingest/types.ts';
+import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../api/files.ts';
 
 /** What `--file <paths...>` names: local files and http(s) URLs of files, in order, or why not. */
 export type FilePaths = { ok: true; value: string[] } | { ok: false; error: string };

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import CFB from 'cfb';
+import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
 import type { ExtractedDocument } from '../types.ts';
-import { isSupportedExtension, type SupportedExtension } from '../types.ts';
 import {
   declaredHtmlCharset,
   decodeText,

@@ -1,11 +1,7 @@
 import { extname } from 'node:path';
+import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
 import { extractBuffer, type HtmlPage, htmlToPage } from '../extract/index.ts';
-import {
-  type ExtractedDocument,
-  type ExtractedPage,
-  isSupportedExtension,
-  type SupportedExtension,
-} from '../types.ts';
+import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { decodeText } from './charset.ts';
 import { FetchError } from './errors.ts';
 import type { OpenResponse } from './http.ts';
