@@ -39,11 +39,18 @@ export const VECTOR_INDEX_MIN_ROWS = 50_000;
 /**
  * Rows added since the last refresh are searched by a flat scan (LanceDB merges them with the indexed rows, so
  * they are found at once), and that scan is slow: a full-text search took 60 ms over 1,000 unindexed rows and
- * 7 ms once they were indexed. A refresh holds up commits for about half a second, so during ingestion the
- * indexes are refreshed only past this many rows (2,000 cost the QA ingestion benchmark a fifth of its rate);
- * the ingestion calls `refresh` once it goes quiet, so searches after a burst are fast again.
+ * 7 ms once they were indexed. But a refresh (LanceDB's optimize: compaction, index update, cleanup) rewrites
+ * the whole table and its indexes, so its cost grows with the table: at a fixed interval, a long ingestion would
+ * slow down without bound. During ingestion the indexes are refreshed past this many new rows (2,000 cost the
+ * QA ingestion benchmark a fifth of its rate)...
  */
 const UNINDEXED_ROWS_BEFORE_REFRESH = 5_000;
+/**
+ * ...or past this share of the rows already indexed, whichever is more, so the rewriting adds up to a few times
+ * the table however large it grows. The ingestion calls `refresh` once it goes quiet, so searches after a burst
+ * are fast again.
+ */
+const UNINDEXED_SHARE_BEFORE_REFRESH = 0.5;
 /**
  * Each commit adds a data file, and every later write and search pays for each file until compaction
  * (measured: a commit took 10 ms after 50 commits, 150 ms after 1,500); many small sources make many commits.
@@ -69,7 +76,7 @@ export async function openChunkIndex(
     : await connection.createEmptyTable(name, chunkSchema(embedder.dimensions), { existOk: true });
   await ensureFullTextIndex(table);
   await ensureSourceIndex(table);
-  return new LanceChunkIndex(table, embedder);
+  return new LanceChunkIndex(table, embedder, await table.countRows());
 }
 
 async function ensureFullTextIndex(table: Table): Promise<void> {
@@ -113,10 +120,13 @@ class LanceChunkIndex implements ChunkIndex {
   private queue: QueuedWrite[] = [];
   private flushing: Promise<void> | undefined;
   private unindexedRows = 0;
+  /** Rows in the table at the last refresh (at open, all of them). */
+  private indexedRows: number;
   private commitsSinceRefresh = 0;
 
-  constructor(table: Table, embedder: { id: string; dimensions: number }) {
+  constructor(table: Table, embedder: { id: string; dimensions: number }, rows: number) {
     this.table = table;
+    this.indexedRows = rows;
     this.embedderId = embedder.id;
     this.dimensions = embedder.dimensions;
     this.schema = chunkSchema(embedder.dimensions);
@@ -263,7 +273,8 @@ class LanceChunkIndex implements ChunkIndex {
 
   private refreshDue(): boolean {
     return (
-      this.unindexedRows >= UNINDEXED_ROWS_BEFORE_REFRESH ||
+      this.unindexedRows >=
+        Math.max(UNINDEXED_ROWS_BEFORE_REFRESH, this.indexedRows * UNINDEXED_SHARE_BEFORE_REFRESH) ||
       this.commitsSinceRefresh >= COMMITS_BEFORE_REFRESH
     );
   }
@@ -272,6 +283,7 @@ class LanceChunkIndex implements ChunkIndex {
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_FOR_MS) });
     this.unindexedRows = 0;
     this.commitsSinceRefresh = 0;
+    this.indexedRows = await this.table.countRows();
   }
 
   private async ensureVectorIndex(): Promise<void> {

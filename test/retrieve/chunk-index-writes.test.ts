@@ -101,4 +101,27 @@ describe('chunk index writes', () => {
     expect(best).toMatchObject({ sourceId: 'src_y', chunkIndex: 2 });
     expect(best!.score).toBeCloseTo(1, 4);
   });
+
+  it('refreshes the full-text index past 5,000 new rows or half the indexed ones, and on request', async () => {
+    const table = await connection.openTable(chunkTableName(embedder.id));
+    const unindexed = async () => {
+      // Writes run in order, so a write queued now runs after any refresh the last add started.
+      await chunkIndex.deleteBySources(['src_none']);
+      await table.checkoutLatest();
+      return (await table.indexStats('searchText_idx'))?.numUnindexedRows;
+    };
+    await add(chunkIndex, records('src_small', 100));
+    expect(await unindexed()).toBe(100);
+    await chunkIndex.refresh();
+    expect(await unindexed()).toBe(0);
+
+    await add(chunkIndex, records('src_first', 12_000));
+    expect(await unindexed()).toBe(0);
+    // 12,100 rows indexed: past 5,000 new rows the next refresh waits for half of them, 6,050.
+    await add(chunkIndex, records('src_second', 5_500));
+    expect(await unindexed()).toBe(5_500);
+    await add(chunkIndex, records('src_third', 600));
+    expect(await unindexed()).toBe(0);
+    table.close();
+  });
 });
