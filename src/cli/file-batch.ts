@@ -1,3 +1,4 @@
+import PQueue from 'p-queue';
 import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
@@ -12,37 +13,6 @@ const CONCURRENT_UPLOADS = 8;
 export type FileBatch = { ok: true; created: Source[] } | { ok: false; created: Source[]; error: string };
 
 type Prepared = { ok: true; body: SourceInput } | { ok: false };
-
-/** Runs `task` on each item, at most `limit` at once, starting them in order; one promise per item. */
-function runLimited<Item, Result>(
-  items: readonly Item[],
-  limit: number,
-  task: (item: Item) => Promise<Result>,
-): Promise<Result>[] {
-  const waiting: (() => void)[] = [];
-  let running = 0;
-  const acquire = async (): Promise<void> => {
-    if (running < limit) {
-      running += 1;
-      return;
-    }
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  // A finished task hands its slot straight to the next one waiting, so the count never overshoots.
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
-  };
-  return items.map(async (item) => {
-    await acquire();
-    try {
-      return await task(item);
-    } finally {
-      release();
-    }
-  });
-}
 
 function groupsOf<Item>(items: readonly Item[], size: number): Item[][] {
   const groups: Item[][] = [];
@@ -82,19 +52,22 @@ export async function createFileSources(
     return { application_id: applicationId, type: 'file', content: file.id, name: file.name };
   };
 
-  const prepared = runLimited(paths, CONCURRENT_UPLOADS, async (path): Promise<Prepared> => {
-    if (stop.signal.aborted) return { ok: false };
-    try {
-      return { ok: true, body: await prepare(path) };
-    } catch (cause) {
-      // Only the first failure is the reason; the uploads it cancels fail too, with nothing new to say.
-      if (!stop.signal.aborted) {
-        error = `could not upload ${path}: ${describe(cause)}`;
-        stop.abort();
+  const uploads = new PQueue({ concurrency: CONCURRENT_UPLOADS });
+  const prepared = paths.map((path) =>
+    uploads.add(async (): Promise<Prepared> => {
+      if (stop.signal.aborted) return { ok: false };
+      try {
+        return { ok: true, body: await prepare(path) };
+      } catch (cause) {
+        // Only the first failure is the reason; the uploads it cancels fail too, with nothing new to say.
+        if (!stop.signal.aborted) {
+          error = `could not upload ${path}: ${describe(cause)}`;
+          stop.abort();
+        }
+        return { ok: false };
       }
-      return { ok: false };
-    }
-  });
+    }),
+  );
 
   for (const group of groupsOf(prepared, SOURCE_BATCH_MAX)) {
     const bodies = (await Promise.all(group)).flatMap((outcome) => (outcome.ok ? [outcome.body] : []));
