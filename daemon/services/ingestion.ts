@@ -15,11 +15,6 @@ import { createCommitGroups, createRowBudget } from './staged-chunks.ts';
  * preparing more sources waits, so a slow disk cannot let them pile up without bound.
  */
 const MAX_ROWS_AWAITING_COMMIT = 32_000;
-/**
- * How long ingestion must stay idle before the chunk indexes are refreshed, which takes a second or more of CPU
- * on a large table: between the uploads of a folder sent file by file, it is idle for moments only.
- */
-const QUIET_MS_BEFORE_REFRESH = 1_500;
 
 /** A source that cannot be ingested for a reason the user can act on. */
 class IngestionError extends Error {}
@@ -73,23 +68,12 @@ export function createIngestion(deps: {
   const commitGroups = createCommitGroups(
     chunkIndex,
     () => lanes.local.size + lanes.local.pending + lanes.web.size + lanes.web.pending > 0,
+    logger,
   );
   const running = new Map<string, AbortController>();
   /** Every job from enqueue to its last write, including those `cancel` already aborted. */
   const jobs = new Set<Promise<void>>();
   let stopping = false;
-  let quietRefresh: NodeJS.Timeout | undefined;
-
-  /** Once no job is left for a while, the rows ingestion added become indexed, so searches are fast again. */
-  function refreshWhenQuiet(): void {
-    clearTimeout(quietRefresh);
-    quietRefresh = setTimeout(() => {
-      if (jobs.size > 0 || stopping) return;
-      chunkIndex
-        .refresh()
-        .catch((error: unknown) => logger.log('warn', 'index refresh failed', { error: String(error) }));
-    }, QUIET_MS_BEFORE_REFRESH).unref();
-  }
 
   function laneOf(id: string): PQueue {
     const source = store.sources.get(id);
@@ -228,7 +212,6 @@ export function createIngestion(deps: {
       .finally(() => {
         if (running.get(id) === controller) running.delete(id);
         jobs.delete(job);
-        if (jobs.size === 0) refreshWhenQuiet();
       });
     jobs.add(job);
   }
@@ -272,9 +255,8 @@ export function createIngestion(deps: {
      */
     async stop(): Promise<void> {
       stopping = true;
-      clearTimeout(quietRefresh);
       for (const controller of running.values()) controller.abort();
-      commitGroups.flush();
+      commitGroups.stop();
       await idle();
     },
 

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.ts';
 import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 
 /**
@@ -8,6 +9,13 @@ import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 const ROWS_PER_GROUP = 2_000;
 /** ...or this long, so a slow source being prepared beside them delays their commit by at most this. */
 const MAX_GROUP_WAIT_MS = 1_000;
+/**
+ * A second after the last commit the chunk indexes are refreshed, so searches after a burst, or between the
+ * sources many users add, stop scanning unindexed rows and small data files. Not while a bulk ingestion fills
+ * one group after another, though: a refresh takes a second or more and would starve it; its refreshes come
+ * from the index's own bounds, and this one after its last group.
+ */
+const QUIET_MS_BEFORE_REFRESH = 1_000;
 
 interface Waiting {
   records: ChunkRecord[];
@@ -24,12 +32,27 @@ export type CommitGroups = ReturnType<typeof createCommitGroups>;
  * at once; during a bulk ingestion (`morePrepared` says sources are still being prepared) chunks wait until a
  * group is full, the preparing ends, or the wait runs out.
  */
-export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => boolean) {
+export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => boolean, logger: Logger) {
   let waiting: Waiting[] = [];
   let rows = 0;
   let timer: NodeJS.Timeout | undefined;
+  let quietRefresh: NodeJS.Timeout | undefined;
+  let stopped = false;
+  /** The last group was committed because it was full: a bulk ingestion is under way. */
+  let filling = false;
 
-  function flush(): void {
+  function refreshWhenQuiet(): void {
+    clearTimeout(quietRefresh);
+    quietRefresh = setTimeout(() => {
+      if (stopped || (filling && waiting.length > 0)) return;
+      chunkIndex
+        .refresh()
+        .catch((error: unknown) => logger.log('warn', 'index refresh failed', { error: String(error) }));
+    }, QUIET_MS_BEFORE_REFRESH).unref();
+  }
+
+  function flush(full = false): void {
+    filling = full;
     clearTimeout(timer);
     timer = undefined;
     const group = waiting;
@@ -37,10 +60,11 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
     rows = 0;
     // Queued in one turn, the adds go into one commit (the index groups adds queued while it is busy). A source
     // deleted while it waited is left out: its delete is queued already and would run before the add.
-    for (const { records, vectors, signal, resolve, reject } of group) {
-      if (signal.aborted) reject(signal.reason);
-      else chunkIndex.add(records, vectors).then(resolve, reject);
-    }
+    const adds = group.map(({ records, vectors, signal, resolve, reject }) => {
+      if (signal.aborted) return reject(signal.reason);
+      return chunkIndex.add(records, vectors).then(resolve, reject);
+    });
+    void Promise.all(adds).then(refreshWhenQuiet);
   }
 
   return {
@@ -49,8 +73,9 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
       return new Promise((resolve, reject) => {
         waiting.push({ records, vectors, signal, resolve, reject });
         rows += records.length;
-        if (rows >= ROWS_PER_GROUP || !morePrepared()) flush();
-        else timer ??= setTimeout(flush, MAX_GROUP_WAIT_MS);
+        if (rows >= ROWS_PER_GROUP) flush(true);
+        else if (!morePrepared()) flush();
+        else timer ??= setTimeout(() => flush(), MAX_GROUP_WAIT_MS);
       });
     },
 
@@ -59,8 +84,12 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
       if (waiting.length > 0 && !morePrepared()) flush();
     },
 
-    /** Commits what is waiting now, as on stop. */
-    flush,
+    /** Commits what is waiting now and refreshes no more: the daemon is stopping. */
+    stop(): void {
+      stopped = true;
+      clearTimeout(quietRefresh);
+      flush();
+    },
   };
 }
 

@@ -1,17 +1,24 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { Logger } from '../../daemon/logger.ts';
 import { createCommitGroups, createRowBudget } from '../../daemon/services/staged-chunks.ts';
 import type { ChunkIndex, ChunkRecord } from '../../daemon/store/chunk-index.ts';
 
-/** Records each add with the names of its records; adds are the only method the groups call. */
+/** Records each add with the names of its records, and each refresh; the only methods the groups call. */
 function recordingIndex() {
   const adds: string[][] = [];
+  const refreshes: number[] = [];
   const index = {
     add: async (records: ChunkRecord[]) => {
       adds.push(records.map((record) => record.text));
     },
+    refresh: async () => {
+      refreshes.push(adds.length);
+    },
   } as unknown as ChunkIndex;
-  return { index, adds };
+  return { index, adds, refreshes };
 }
+
+const logger: Logger = { log: () => {}, close: async () => {} };
 
 function rows(name: string, count: number): ChunkRecord[] {
   return Array.from({ length: count }, (_, position) => ({
@@ -33,14 +40,14 @@ describe('commit groups', () => {
 
   test('a source prepared alone is committed at once', async () => {
     const { index, adds } = recordingIndex();
-    const groups = createCommitGroups(index, () => false);
+    const groups = createCommitGroups(index, () => false, logger);
     await groups.commit(rows('a', 2), [], live);
     expect(adds).toEqual([['a0', 'a1']]);
   });
 
   test('while more are being prepared, chunks wait until the group is full', async () => {
     const { index, adds } = recordingIndex();
-    const groups = createCommitGroups(index, () => true);
+    const groups = createCommitGroups(index, () => true, logger);
     const first = groups.commit(rows('a', 1_500), [], live);
     await vi.advanceTimersByTimeAsync(10);
     expect(adds).toEqual([]);
@@ -52,7 +59,7 @@ describe('commit groups', () => {
   test('the wait ends when the last preparation ends without chunks, or after a second', async () => {
     const { index, adds } = recordingIndex();
     let preparing = true;
-    const groups = createCommitGroups(index, () => preparing);
+    const groups = createCommitGroups(index, () => preparing, logger);
     const waiting = groups.commit(rows('a', 1), [], live);
     preparing = false;
     groups.preparationEnded();
@@ -70,15 +77,58 @@ describe('commit groups', () => {
 
   test('a source cancelled while it waits is left out of its group', async () => {
     const { index, adds } = recordingIndex();
-    const groups = createCommitGroups(index, () => true);
+    const groups = createCommitGroups(index, () => true, logger);
     const cancelled = new AbortController();
     const doomed = groups.commit(rows('gone', 1), [], cancelled.signal);
     const kept = groups.commit(rows('kept', 1), [], live);
     cancelled.abort(new Error('deleted'));
-    groups.flush();
+    groups.stop();
     await expect(doomed).rejects.toThrow('deleted');
     await kept;
     expect(adds).toEqual([['kept0']]);
+  });
+});
+
+describe('index refreshes after commits', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  test('come a second after the last commit, also while a small group forms', async () => {
+    const { index, refreshes } = recordingIndex();
+    let preparing = false;
+    const groups = createCommitGroups(index, () => preparing, logger);
+    await groups.commit(rows('a', 1), [], live);
+    preparing = true;
+    await vi.advanceTimersByTimeAsync(500);
+    void groups.commit(rows('b', 1), [], live);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(refreshes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refreshes).toEqual([1]);
+  });
+
+  test('wait while a bulk ingestion fills one group after another, and follow its last', async () => {
+    const { index, refreshes } = recordingIndex();
+    let preparing = true;
+    const groups = createCommitGroups(index, () => preparing, logger);
+    await groups.commit(rows('full', 2_000), [], live);
+    const last = groups.commit(rows('last', 10), [], live);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await last;
+    // The second after the full group passed while the next one formed; the last group's second follows.
+    expect(refreshes).toEqual([]);
+    preparing = false;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(refreshes).toEqual([2]);
+  });
+
+  test('stop after the daemon stops', async () => {
+    const { index, refreshes } = recordingIndex();
+    const groups = createCommitGroups(index, () => false, logger);
+    await groups.commit(rows('a', 1), [], live);
+    groups.stop();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(refreshes).toEqual([]);
   });
 });
 
