@@ -9,11 +9,13 @@ import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 const ROWS_PER_GROUP = 2_000;
 /** ...or this long, so a slow source being prepared beside them delays their commit by at most this. */
 const MAX_GROUP_WAIT_MS = 1_000;
+/** A group this large means a bulk ingestion; the few sources many users add at once make groups of tens. */
+const BULK_GROUP_ROWS = 500;
 /**
  * A second after the last commit the chunk indexes are refreshed, so searches after a burst, or between the
  * sources many users add, stop scanning unindexed rows and small data files. Not while a bulk ingestion fills
- * one group after another, though: a refresh takes a second or more and would starve it; its refreshes come
- * from the index's own bounds, and this one after its last group.
+ * group after group of hundreds of rows, though: a refresh takes a second or more and would starve it; its
+ * refreshes come from the index's own bounds, and this one after its last group.
  */
 const QUIET_MS_BEFORE_REFRESH = 1_000;
 
@@ -38,21 +40,21 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
   let timer: NodeJS.Timeout | undefined;
   let quietRefresh: NodeJS.Timeout | undefined;
   let stopped = false;
-  /** The last group was committed because it was full: a bulk ingestion is under way. */
-  let filling = false;
+  /** The last group was a bulk ingestion's. */
+  let bulk = false;
 
   function refreshWhenQuiet(): void {
     clearTimeout(quietRefresh);
     quietRefresh = setTimeout(() => {
-      if (stopped || (filling && waiting.length > 0)) return;
+      if (stopped || (bulk && waiting.length > 0)) return;
       chunkIndex
         .refresh()
         .catch((error: unknown) => logger.log('warn', 'index refresh failed', { error: String(error) }));
     }, QUIET_MS_BEFORE_REFRESH).unref();
   }
 
-  function flush(full = false): void {
-    filling = full;
+  function flush(): void {
+    bulk = rows >= BULK_GROUP_ROWS;
     clearTimeout(timer);
     timer = undefined;
     const group = waiting;
@@ -73,9 +75,8 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
       return new Promise((resolve, reject) => {
         waiting.push({ records, vectors, signal, resolve, reject });
         rows += records.length;
-        if (rows >= ROWS_PER_GROUP) flush(true);
-        else if (!morePrepared()) flush();
-        else timer ??= setTimeout(() => flush(), MAX_GROUP_WAIT_MS);
+        if (rows >= ROWS_PER_GROUP || !morePrepared()) flush();
+        else timer ??= setTimeout(flush, MAX_GROUP_WAIT_MS);
       });
     },
 

@@ -134,7 +134,8 @@ class LanceChunkIndex implements ChunkIndex {
   private lastRefreshEnded = performance.now();
   private lastRefreshMs = 0;
   /** A requested refresh waiting for its turn, which later requests join. */
-  private requested: { timer: NodeJS.Timeout; done: Promise<void> } | undefined;
+  private requested: Promise<void> | undefined;
+  private closed = false;
 
   constructor(table: Table, embedder: { id: string; dimensions: number }, rows: number) {
     this.table = table;
@@ -203,22 +204,30 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   refresh(): Promise<void> {
-    if (this.requested) return this.requested.done;
-    const wait = this.lastRefreshEnded + QUIET_TIME_PER_REFRESH_TIME * this.lastRefreshMs - performance.now();
-    const now = () =>
-      this.serialize(async () => {
+    this.requested ??= this.refreshWhenAllowed().finally(() => {
+      this.requested = undefined;
+    });
+    return this.requested;
+  }
+
+  /** Checked again on the write lane, as a refresh by the index's own bounds may have run meanwhile. */
+  private async refreshWhenAllowed(): Promise<void> {
+    for (;;) {
+      const wait = this.refreshAllowedAt() - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      if (this.closed) return;
+      let ran = false;
+      await this.serialize(async () => {
+        if (this.refreshAllowedAt() > performance.now()) return;
+        ran = true;
         if (this.unindexedRows > 0) await this.refreshIndexes();
       });
-    if (wait <= 0) return now();
-    let timer!: NodeJS.Timeout;
-    const done = new Promise<void>((resolve, reject) => {
-      timer = setTimeout(() => {
-        this.requested = undefined;
-        now().then(resolve, reject);
-      }, wait).unref();
-    });
-    this.requested = { timer, done };
-    return done;
+      if (ran) return;
+    }
+  }
+
+  private refreshAllowedAt(): number {
+    return this.lastRefreshEnded + QUIET_TIME_PER_REFRESH_TIME * this.lastRefreshMs;
   }
 
   maintain(): Promise<void> {
@@ -229,7 +238,7 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.requested?.timer);
+    this.closed = true;
     await this.flushing;
     this.table.close();
   }

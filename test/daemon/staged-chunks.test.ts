@@ -107,18 +107,20 @@ describe('index refreshes after commits', () => {
     expect(refreshes).toEqual([1]);
   });
 
-  test('wait while a bulk ingestion fills one group after another, and follow its last', async () => {
+  test('wait while a bulk ingestion fills group after group, and follow its last', async () => {
     const { index, refreshes } = recordingIndex();
-    let preparing = true;
-    const groups = createCommitGroups(index, () => preparing, logger);
+    const groups = createCommitGroups(index, () => true, logger);
     await groups.commit(rows('full', 2_000), [], live);
-    const last = groups.commit(rows('last', 10), [], live);
-    await vi.advanceTimersByTimeAsync(1_000);
-    await last;
-    // The second after the full group passed while the next one formed; the last group's second follows.
+    await vi.advanceTimersByTimeAsync(500);
+    const next = groups.commit(rows('next', 600), [], live);
+    // A second after the full group, the next one of hundreds of rows is forming: no refresh in between.
+    await vi.advanceTimersByTimeAsync(500);
     expect(refreshes).toEqual([]);
-    preparing = false;
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(500);
+    await next;
+    await vi.advanceTimersByTimeAsync(999);
+    expect(refreshes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(refreshes).toEqual([2]);
   });
 
