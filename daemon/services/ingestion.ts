@@ -132,9 +132,8 @@ export function createIngestion(deps: {
   }
 
   /**
-   * Stage two, outside the lanes. A source cancelled before its chunks are queued (while it waited for room)
-   * (while it waited for room or for its group) must not add them: the delete that cancelled it is already queued
-   * and would miss them.
+   * Stage two, outside the lanes. A source cancelled before its chunks are queued (while it waited for room or
+   * for its group) must not add them: the delete that cancelled it is already queued and would miss them.
    */
   async function commit({ source, prepared }: Staged, signal: AbortSignal): Promise<void> {
     try {

@@ -50,8 +50,8 @@ export const VECTOR_INDEX_MIN_ROWS = 50_000;
 const UNINDEXED_ROWS_BEFORE_REFRESH = 5_000;
 /**
  * ...or past this share of the rows already indexed, whichever is more, so the rewriting adds up to a few times
- * the table however large it grows. The ingestion calls `refresh` once it goes quiet, so searches after a burst
- * are fast again.
+ * the table however large it grows. Ingestion calls `refresh` a second after its commits stop, so searches after
+ * a burst are fast again.
  */
 const UNINDEXED_SHARE_BEFORE_REFRESH = 0.5;
 /**
@@ -131,8 +131,8 @@ class LanceChunkIndex implements ChunkIndex {
   /** Rows in the table at the last refresh (at open, all of them). */
   private indexedRows: number;
   private commitsSinceRefresh = 0;
-  private lastRefreshEnded = performance.now();
-  private lastRefreshMs = 0;
+  /** When a requested refresh may run: the last one's cost, times QUIET_TIME_PER_REFRESH_TIME, after it. */
+  private refreshAllowedAt = performance.now();
   /** A requested refresh waiting for its turn, which later requests join. */
   private requested: Promise<void> | undefined;
   private closed = false;
@@ -213,21 +213,17 @@ class LanceChunkIndex implements ChunkIndex {
   /** Checked again on the write lane, as a refresh by the index's own bounds may have run meanwhile. */
   private async refreshWhenAllowed(): Promise<void> {
     for (;;) {
-      const wait = this.refreshAllowedAt() - performance.now();
+      const wait = this.refreshAllowedAt - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
       if (this.closed) return;
       let ran = false;
       await this.serialize(async () => {
-        if (this.refreshAllowedAt() > performance.now()) return;
+        if (this.refreshAllowedAt > performance.now()) return;
         ran = true;
         if (this.unindexedRows > 0) await this.refreshIndexes();
       });
       if (ran) return;
     }
-  }
-
-  private refreshAllowedAt(): number {
-    return this.lastRefreshEnded + QUIET_TIME_PER_REFRESH_TIME * this.lastRefreshMs;
   }
 
   maintain(): Promise<void> {
@@ -320,8 +316,8 @@ class LanceChunkIndex implements ChunkIndex {
     this.unindexedRows = 0;
     this.commitsSinceRefresh = 0;
     this.indexedRows = await this.table.countRows();
-    this.lastRefreshEnded = performance.now();
-    this.lastRefreshMs = this.lastRefreshEnded - started;
+    const ended = performance.now();
+    this.refreshAllowedAt = ended + QUIET_TIME_PER_REFRESH_TIME * (ended - started);
   }
 
   private async ensureVectorIndex(): Promise<void> {
