@@ -30,7 +30,8 @@ export interface ChunkIndex {
   vectorSearch(vector: Float32Array, filter: SourceFilter, limit: number): Promise<ChunkHit[]>;
   /**
    * Brings the indexes up to date with every row added so far: now, or, when the last refresh was recent for
-   * what it cost, as soon as it is not. Nothing to do if they are up to date.
+   * what it cost, as soon as it is not. A request lapses if rows are added or another request comes before its
+   * turn: it is meant for the end of a burst, and the next burst's end asks again.
    */
   refresh(): Promise<void>;
   maintain(): Promise<void>;
@@ -56,9 +57,15 @@ const UNINDEXED_ROWS_BEFORE_REFRESH = 5_000;
 const UNINDEXED_SHARE_BEFORE_REFRESH = 0.5;
 /**
  * A refresh on request waits until the time since the last one is this many times what that one took, so
- * refreshes asked for after every burst take at most a fifth of the time, however large the table.
+ * refreshes asked for after every burst take at most a fifth of the time, however large the table...
  */
 const QUIET_TIME_PER_REFRESH_TIME = 4;
+/**
+ * ...unless the rows waiting are at least this share of the rows indexed: then they pay for the refresh (its
+ * cost grows with the table, so per row indexed it stays bounded), and searches after a bulk ingestion are fast
+ * a second after it ends rather than several later.
+ */
+const UNINDEXED_SHARE_WORTH_A_REFRESH = 0.1;
 /**
  * Each commit adds a data file, and every later write and search pays for each file until compaction
  * (measured: a commit took 10 ms after 50 commits, 150 ms after 1,500); many small sources make many commits.
@@ -133,8 +140,11 @@ class LanceChunkIndex implements ChunkIndex {
   private commitsSinceRefresh = 0;
   /** When a requested refresh may run: the last one's cost, times QUIET_TIME_PER_REFRESH_TIME, after it. */
   private refreshAllowedAt = performance.now();
-  /** A requested refresh waiting for its turn, which later requests join. */
-  private requested: Promise<void> | undefined;
+  /** A refresh running beside adds; other writes wait for it. */
+  private refreshing: Promise<void> | undefined;
+  /** Commits so far, and the number of the latest requested refresh: a request lapses when either moves on. */
+  private commits = 0;
+  private lastRequest = 0;
   private closed = false;
 
   constructor(table: Table, embedder: { id: string; dimensions: number }, rows: number) {
@@ -203,27 +213,24 @@ class LanceChunkIndex implements ChunkIndex {
     return rows.map((row) => toHit(row, 1 - Number(row._distance)));
   }
 
-  refresh(): Promise<void> {
-    this.requested ??= this.refreshWhenAllowed().finally(() => {
-      this.requested = undefined;
+  async refresh(): Promise<void> {
+    const request = ++this.lastRequest;
+    const commits = this.commits;
+    const wait = this.refreshAllowedAt - performance.now();
+    if (wait > 0 && !this.refreshWorthIt()) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    // A later request, or rows added meanwhile (a new burst, whose end asks again), takes this one's place.
+    const lapsed = () => this.closed || request !== this.lastRequest || this.commits !== commits;
+    if (lapsed()) return;
+    let started: Promise<void> | undefined;
+    await this.serialize(async () => {
+      // Checked again behind the writes queued before it. A refresh by the bounds may have run meanwhile, too.
+      if (!lapsed() && this.unindexedRows > 0) started = this.startRefresh();
     });
-    return this.requested;
+    await started;
   }
 
-  /** Checked again on the write lane, as a refresh by the index's own bounds may have run meanwhile. */
-  private async refreshWhenAllowed(): Promise<void> {
-    for (;;) {
-      const wait = this.refreshAllowedAt - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-      if (this.closed) return;
-      let ran = false;
-      await this.serialize(async () => {
-        if (this.refreshAllowedAt > performance.now()) return;
-        ran = true;
-        if (this.unindexedRows > 0) await this.refreshIndexes();
-      });
-      if (ran) return;
-    }
+  private refreshWorthIt(): boolean {
+    return this.unindexedRows > 0 && this.unindexedRows >= this.indexedRows * UNINDEXED_SHARE_WORTH_A_REFRESH;
   }
 
   maintain(): Promise<void> {
@@ -236,6 +243,7 @@ class LanceChunkIndex implements ChunkIndex {
   async close(): Promise<void> {
     this.closed = true;
     await this.flushing;
+    await this.refreshing;
     this.table.close();
   }
 
@@ -251,7 +259,9 @@ class LanceChunkIndex implements ChunkIndex {
   /**
    * One write at a time: LanceDB commits concurrent writers by retrying, which is slower and can conflict.
    * Adds queued while a commit runs (many sources ingesting at once) go into the next commit together, as
-   * each commit costs milliseconds whatever its size; other writes run alone, in order.
+   * each commit costs milliseconds whatever its size; other writes run alone, in order. The one exception is a
+   * refresh the bounds call for: adds go on beside it (an append commits cleanly beside a compaction and an index
+   * update, as their files do not overlap), so a bulk ingestion is not held up for the seconds it takes.
    */
   private async flush(): Promise<void> {
     // Adds queued in the same turn as this one (a group of sources committed together) join its commit.
@@ -266,7 +276,7 @@ class LanceChunkIndex implements ChunkIndex {
       }
       // After the adds resolve: their sources need not wait for a refresh to be COMPLETED, as unindexed rows
       // are searchable too. A failed refresh leaves the rows counted, for the next one to try again.
-      if (this.refreshDue()) await this.refreshIndexes().catch(() => {});
+      if (!this.refreshing && this.refreshDue()) void this.startRefresh().catch(() => {});
     }
     this.flushing = undefined;
   }
@@ -286,6 +296,7 @@ class LanceChunkIndex implements ChunkIndex {
   private async commit(batch: QueuedWrite[]): Promise<void> {
     const first = batch[0]!;
     if (first.kind === 'task') {
+      await this.refreshing;
       await first.run();
       return;
     }
@@ -300,6 +311,21 @@ class LanceChunkIndex implements ChunkIndex {
     );
     this.unindexedRows += records.length;
     this.commitsSinceRefresh += 1;
+    this.commits += 1;
+  }
+
+  /** Starts a refresh beside the adds that follow; other writes wait for it (see `commit`). */
+  private startRefresh(): Promise<void> {
+    const refresh = this.refreshIndexes();
+    this.refreshing = refresh.then(
+      () => {
+        this.refreshing = undefined;
+      },
+      () => {
+        this.refreshing = undefined;
+      },
+    );
+    return refresh;
   }
 
   private refreshDue(): boolean {
@@ -312,10 +338,12 @@ class LanceChunkIndex implements ChunkIndex {
 
   private async refreshIndexes(): Promise<void> {
     const started = performance.now();
+    const covered = { rows: this.unindexedRows, commits: this.commitsSinceRefresh };
     await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_FOR_MS) });
-    this.unindexedRows = 0;
-    this.commitsSinceRefresh = 0;
-    this.indexedRows = await this.table.countRows();
+    // Rows added while it ran may have missed it: they stay counted, for the next one.
+    this.unindexedRows -= covered.rows;
+    this.commitsSinceRefresh -= covered.commits;
+    this.indexedRows = (await this.table.countRows()) - this.unindexedRows;
     const ended = performance.now();
     this.refreshAllowedAt = ended + QUIET_TIME_PER_REFRESH_TIME * (ended - started);
   }

@@ -102,7 +102,29 @@ describe('chunk index writes', () => {
     expect(best!.score).toBeCloseTo(1, 4);
   });
 
-  it('refreshes the full-text index past 5,000 new rows or half the indexed ones, and on request', async () => {
+  it('goes on adding while a refresh the bounds called for runs, and loses no row to it', async () => {
+    const table = await connection.openTable(chunkTableName(embedder.id));
+    await add(chunkIndex, records('src_first', 5_000));
+    // The refresh runs now; an add queued behind it commits before it ends.
+    await add(chunkIndex, records('src_during', 10));
+    await table.checkoutLatest();
+    expect((await table.indexStats('searchText_idx'))?.numIndexedRows).toBe(0);
+    expect(await table.countRows()).toBe(5_010);
+    // A delete waits for the refresh, then every row is there exactly once and found by both searches.
+    await chunkIndex.deleteBySources(['src_none']);
+    await table.checkoutLatest();
+    expect((await table.indexStats('searchText_idx'))?.numIndexedRows).toBeGreaterThanOrEqual(5_000);
+    expect(await chunkIndex.countBySource('src_during')).toBe(10);
+    const filter = { sourceIds: ['src_first', 'src_during'] };
+    const hits = await chunkIndex.fullTextSearch('rockets', filter, 10_000);
+    expect(hits).toHaveLength(5_010);
+    expect(new Set(hits.map((hit) => `${hit.sourceId}/${hit.chunkIndex}`)).size).toBe(5_010);
+    const [vector] = await embedder.embed(['Passage 7 of src_during about rockets number 7.']);
+    expect((await chunkIndex.vectorSearch(vector!, filter, 1))[0]).toMatchObject({ sourceId: 'src_during' });
+    table.close();
+  });
+
+  it('refreshes the full-text index past 5,000 new rows or half the indexed ones, and on request when due', async () => {
     const table = await connection.openTable(chunkTableName(embedder.id));
     const unindexed = async () => {
       // Writes run in order, so a write queued now runs after any refresh the last add started.
@@ -120,8 +142,26 @@ describe('chunk index writes', () => {
     // 12,100 rows indexed: past 5,000 new rows the next refresh waits for half of them, 6,050.
     await add(chunkIndex, records('src_second', 5_500));
     expect(await unindexed()).toBe(5_500);
+    const thirdStarted = performance.now();
     await add(chunkIndex, records('src_third', 600));
     expect(await unindexed()).toBe(0);
+    const thirdMs = performance.now() - thirdStarted;
+
+    // Right after a refresh of 18,200 rows, one asked for waits four times what that one took...
+    await add(chunkIndex, records('src_fourth', 100));
+    void chunkIndex.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await unindexed()).toBe(100);
+    // ...unless the rows waiting reach a tenth of those indexed.
+    await add(chunkIndex, records('src_fifth', 1_800));
+    const started = performance.now();
+    await chunkIndex.refresh();
+    const refreshMs = performance.now() - started;
+    expect(await unindexed()).toBe(0);
+    // The first request lapsed when rows came after it: it does not refresh again once its wait is over.
+    await add(chunkIndex, records('src_sixth', 10));
+    await new Promise((resolve) => setTimeout(resolve, 4 * Math.max(thirdMs, refreshMs) + 300));
+    expect(await unindexed()).toBe(10);
     table.close();
   });
 });
