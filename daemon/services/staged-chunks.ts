@@ -13,9 +13,9 @@ const MAX_GROUP_WAIT_MS = 1_000;
 const BULK_GROUP_ROWS = 500;
 /**
  * A second after the last commit the chunk indexes are refreshed, so searches after a burst, or between the
- * sources many users add, stop scanning unindexed rows and small data files. Not while a bulk ingestion fills
- * group after group of hundreds of rows, though: a refresh takes a second or more and would starve it; its
- * refreshes come from the index's own bounds, and this one after its last group.
+ * sources many users add, stop scanning unindexed rows and small data files. Not while a bulk ingestion (groups
+ * of hundreds of rows) still has sources to prepare, though: a refresh takes a second or more of the CPU it
+ * needs; its refreshes come from the index's own bounds, and this one after its last group.
  */
 const QUIET_MS_BEFORE_REFRESH = 1_000;
 
@@ -46,7 +46,7 @@ export function createCommitGroups(chunkIndex: ChunkIndex, morePrepared: () => b
   function refreshWhenQuiet(): void {
     clearTimeout(quietRefresh);
     quietRefresh = setTimeout(() => {
-      if (stopped || (bulk && waiting.length > 0)) return;
+      if (stopped || (bulk && (waiting.length > 0 || morePrepared()))) return;
       chunkIndex
         .refresh()
         .catch((error: unknown) => logger.log('warn', 'index refresh failed', { error: String(error) }));

@@ -109,13 +109,16 @@ describe('index refreshes after commits', () => {
 
   test('wait while a bulk ingestion fills group after group, and follow its last', async () => {
     const { index, refreshes } = recordingIndex();
-    const groups = createCommitGroups(index, () => true, logger);
+    let preparing = true;
+    const groups = createCommitGroups(index, () => preparing, logger);
     await groups.commit(rows('full', 2_000), [], live);
-    await vi.advanceTimersByTimeAsync(500);
+    // Sources are still being prepared, none has chunks waiting yet: no refresh to compete with them.
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(refreshes).toEqual([]);
     const next = groups.commit(rows('next', 600), [], live);
-    // A second after the full group, the next one of hundreds of rows is forming: no refresh in between.
     await vi.advanceTimersByTimeAsync(500);
     expect(refreshes).toEqual([]);
+    preparing = false;
     await vi.advanceTimersByTimeAsync(500);
     await next;
     await vi.advanceTimersByTimeAsync(999);
