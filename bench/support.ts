@@ -76,3 +76,27 @@ export async function peakRssMib(pid: number): Promise<number> {
   const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return round(kib / 1024, 1);
 }
+
+/** CPU time a process has used so far, in seconds (Linux: user and system clock ticks from /proc). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until a process has gone idle (under 2% of a core for two seconds, longer than the daemon waits before
+ * refreshing its indexes after a burst). Returns how long it stayed busy, about to the quarter second: what it
+ * still did after answering, which would otherwise land in the next run.
+ */
+export async function waitIdle(pid: number, limitSeconds = 60): Promise<number> {
+  const started = performance.now();
+  const samples = [await cpuSeconds(pid)];
+  while (performance.now() - started < limitSeconds * 1000) {
+    await new Promise((done) => setTimeout(done, 250));
+    samples.push(await cpuSeconds(pid));
+    if (samples.length > 8 && samples.at(-1)! - samples.at(-9)! <= 0.04) break;
+  }
+  return round(Math.max(0, (performance.now() - started) / 1000 - 2));
+}
