@@ -14,6 +14,7 @@ import {
 } from 'apache-arrow';
 import { chunkContextText } from '../ingest/chunk.ts';
 import type { Chunk } from '../ingest/types.ts';
+import { utf8Column } from './utf8-column.ts';
 
 export interface ChunkRecord extends Chunk {
   sourceId: string;
@@ -48,8 +49,7 @@ export function chunkRows(schema: Schema, records: ChunkRecord[], vectors: Float
   vectors.forEach((vector, position) => {
     values.set(vector, position * dimensions);
   });
-  const strings = (read: (record: ChunkRecord) => string | null) =>
-    vectorFromArray(records.map(read), new Utf8()).data[0]!;
+  const strings = (read: (record: ChunkRecord) => string | null) => utf8Column(records.map(read));
   const integers = (read: (record: ChunkRecord) => number) =>
     makeData({ type: new Int32(), length, data: Int32Array.from(records, read) });
   const children = [
