@@ -10,11 +10,10 @@ import {
   Struct,
   Table,
   Utf8,
-  vectorFromArray,
 } from 'apache-arrow';
 import { chunkContextText } from '../ingest/chunk.ts';
 import type { Chunk } from '../ingest/types.ts';
-import { utf8Column } from './utf8-column.ts';
+import { utf8Column, utf8ListColumn } from './utf8-column.ts';
 
 export interface ChunkRecord extends Chunk {
   sourceId: string;
@@ -59,10 +58,10 @@ export function chunkRows(schema: Schema, records: ChunkRecord[], vectors: Float
     integers((record) => record.index),
     integers((record) => record.page),
     strings((record) => record.text),
-    vectorFromArray(
+    utf8ListColumn(
       records.map((record) => record.headings),
       schema.fields[6]!.type as List<Utf8>,
-    ).data[0]!,
+    ),
     strings((record) => record.url ?? null),
     strings(chunkContextText),
     makeData({

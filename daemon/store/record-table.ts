@@ -1,5 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Field, makeData, RecordBatch, Schema, Struct, Table as ArrowTable, Utf8 } from 'apache-arrow';
+import { Table as ArrowTable, Field, makeData, RecordBatch, Schema, Struct, Utf8 } from 'apache-arrow';
 import { Journal } from './journal.ts';
 import { utf8Column } from './utf8-column.ts';
 

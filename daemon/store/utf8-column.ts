@@ -1,4 +1,4 @@
-import { type Data, makeData, Utf8 } from 'apache-arrow';
+import { type Data, type List, makeData, Utf8 } from 'apache-arrow';
 
 /**
  * A UTF-8 Arrow column written into one buffer. apache-arrow's builder encodes each value into a buffer of its
@@ -33,4 +33,15 @@ export function utf8Column(values: readonly (string | null | undefined)[]): Data
     valueOffsets,
     data: bytes.subarray(0, written),
   });
+}
+
+/** A column of lists of strings (none of them null), as one UTF-8 column of every item and the lists' offsets. */
+export function utf8ListColumn(lists: readonly (readonly string[])[], type: List<Utf8>): Data<List<Utf8>> {
+  const valueOffsets = new Int32Array(lists.length + 1);
+  const items: string[] = [];
+  lists.forEach((list, index) => {
+    for (const item of list) items.push(item);
+    valueOffsets[index + 1] = items.length;
+  });
+  return makeData({ type, length: lists.length, nullCount: 0, valueOffsets, child: utf8Column(items) });
 }

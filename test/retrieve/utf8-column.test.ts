@@ -1,6 +1,6 @@
-import { makeVector, Utf8, vectorFromArray } from 'apache-arrow';
+import { Field, List, makeVector, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { utf8Column } from '../../daemon/store/utf8-column.ts';
+import { utf8Column, utf8ListColumn } from '../../daemon/store/utf8-column.ts';
 
 describe('utf8Column', () => {
   it('holds every value as apache-arrow itself would: multi-byte, surrogate pairs, empty and null', () => {
@@ -26,5 +26,15 @@ describe('utf8Column', () => {
 
   it('makes an empty column of no values', () => {
     expect(makeVector(utf8Column([])).length).toBe(0);
+  });
+
+  it('makes lists of strings, empty lists included, as apache-arrow would', () => {
+    const type = new List(new Field('item', new Utf8(), true));
+    const lists = [['Guide', 'Part 1'], [], ['Ünïcode 🚀'], [], ['a', 'b', 'c']];
+    const column = utf8ListColumn(lists, type);
+    const read = (vector: ReturnType<typeof makeVector>) =>
+      [...vector].map((list) => [...(list as Iterable<string>)]);
+    expect(read(makeVector(column))).toEqual(read(vectorFromArray(lists, type)));
+    expect(read(makeVector(column))).toEqual(lists);
   });
 });
