@@ -102,28 +102,6 @@ describe('chunk index writes', () => {
     expect(best!.score).toBeCloseTo(1, 4);
   });
 
-  it('goes on adding while a refresh the bounds called for runs, and loses no row to it', async () => {
-    const table = await connection.openTable(chunkTableName(embedder.id));
-    await add(chunkIndex, records('src_first', 5_000));
-    // The refresh runs now; an add queued behind it commits before it ends.
-    await add(chunkIndex, records('src_during', 10));
-    await table.checkoutLatest();
-    expect((await table.indexStats('searchText_idx'))?.numIndexedRows).toBe(0);
-    expect(await table.countRows()).toBe(5_010);
-    // A delete waits for the refresh, then every row is there exactly once and found by both searches.
-    await chunkIndex.deleteBySources(['src_none']);
-    await table.checkoutLatest();
-    expect((await table.indexStats('searchText_idx'))?.numIndexedRows).toBeGreaterThanOrEqual(5_000);
-    expect(await chunkIndex.countBySource('src_during')).toBe(10);
-    const filter = { sourceIds: ['src_first', 'src_during'] };
-    const hits = await chunkIndex.fullTextSearch('rockets', filter, 10_000);
-    expect(hits).toHaveLength(5_010);
-    expect(new Set(hits.map((hit) => `${hit.sourceId}/${hit.chunkIndex}`)).size).toBe(5_010);
-    const [vector] = await embedder.embed(['Passage 7 of src_during about rockets number 7.']);
-    expect((await chunkIndex.vectorSearch(vector!, filter, 1))[0]).toMatchObject({ sourceId: 'src_during' });
-    table.close();
-  });
-
   it('refreshes the full-text index past 5,000 new rows or half the indexed ones, and on request when due', async () => {
     const table = await connection.openTable(chunkTableName(embedder.id));
     const unindexed = async () => {
