@@ -23,7 +23,11 @@ const Limits = z.object({
     .int()
     .positive()
     .default(50 * 1024 * 1024),
-  ingest_concurrency: z.number().int().min(1).max(64).default(8),
+  /**
+   * Sources prepared at once. Text and stored files mostly wait their turn in the extraction workers, which send
+   * waiting texts in one message, so a deep queue is cheap and makes those messages few (measured with 8 and 32).
+   */
+  ingest_concurrency: z.number().int().min(1).max(64).default(32),
   /** Requests per minute per key; 0 turns rate limiting off. */
   rate_limit_per_minute: z.number().int().min(0).default(0),
   extract_timeout_ms: z.number().int().positive().default(60_000),

@@ -16,6 +16,9 @@ import { createCommitGroups, createRowBudget } from './staged-chunks.ts';
  */
 const MAX_ROWS_AWAITING_COMMIT = 32_000;
 
+/** Web sources prepared at once, whatever `ingest_concurrency` allows: each may be a crawl of many pages. */
+const MAX_WEB_SOURCES_AT_ONCE = 8;
+
 /** A source that cannot be ingested for a reason the user can act on. */
 class IngestionError extends Error {}
 
@@ -59,10 +62,11 @@ export function createIngestion(deps: {
 }) {
   const { store, chunkIndex, embedder, config, clock, logger, filesDir } = deps;
   // Web sources wait on other servers, a slow one for the whole fetch time limit; a lane of their own keeps a
-  // few slow sites from holding up every text and uploaded file behind them.
+  // few slow sites from holding up every text and uploaded file behind them. A crawl holds its pages in memory
+  // until they are chunked, so fewer of them run at once.
   const lanes = {
     local: new PQueue({ concurrency: config.limits.ingest_concurrency }),
-    web: new PQueue({ concurrency: config.limits.ingest_concurrency }),
+    web: new PQueue({ concurrency: Math.min(config.limits.ingest_concurrency, MAX_WEB_SOURCES_AT_ONCE) }),
   };
   const rowsAwaitingCommit = createRowBudget(MAX_ROWS_AWAITING_COMMIT);
   const commitGroups = createCommitGroups(

@@ -1,9 +1,21 @@
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from './errors.ts';
-import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from './worker.ts';
+import type { JobOutcome, WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from './worker.ts';
 
 // Node runs the sources directly in development (type stripping) and the compiled .js after a build.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
+const EXTRACTION_WORKER_URL = new URL(
+  import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js',
+  import.meta.url,
+);
+
+/**
+ * A message between threads costs tens of microseconds on each side whatever it carries, as much as chunking
+ * a short text; a bulk ingestion of small texts spent a fifth of its CPU on them. Documents made on the main
+ * thread are ours to trust (no parser runs on them), so waiting ones go to a worker together, up to these
+ * bounds. A file's job always goes alone, so a hostile file can only fail itself.
+ */
+const MAX_JOBS_PER_MESSAGE = 32;
+const MAX_CHARACTERS_PER_MESSAGE = 256 * 1024;
 
 /**
  * Chunking and embedding allocate many short-lived strings and arrays, and fill caches that outlive the job;
@@ -27,37 +39,58 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
+interface PendingJob {
+  job: WorkerJob;
+  options: JobOptions;
+  /** Sent on its own: it reads a file, or it was in a group whose worker died, which must not happen twice. */
+  alone: boolean;
+  settled: boolean;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
+  onAbort(): void;
+}
+
 interface PooledWorker {
   worker: Worker;
   memoryMb: number;
-  busy: boolean;
+  /** The jobs of the message the worker is answering; none while it is idle. */
+  running: PendingJob[] | undefined;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 /**
  * Parsers run in worker threads with a heap limit, so a hostile file can exhaust only its worker's memory and
  * a stuck parser can be terminated. Chunking and offline embedding run there too, in the parser's job, which
  * keeps that CPU work off the thread serving requests. Workers are kept for reuse; one started with another
- * memory limit is replaced when a job needs a different one.
+ * memory limit is replaced when a job needs a different one. `workerUrl` must answer as `worker.ts` does.
  */
-export function createWorkerPool(size: number): WorkerPool {
+export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKER_URL): WorkerPool {
   const workers: PooledWorker[] = [];
-  const waiting: (() => void)[] = [];
-  let nextId = 0;
+  const queue: PendingJob[] = [];
 
   function spawn(memoryMb: number): PooledWorker {
     const pooled: PooledWorker = {
-      worker: new Worker(WORKER_URL, {
+      worker: new Worker(workerUrl, {
         resourceLimits: {
           maxOldGenerationSizeMb: memoryMb,
           maxYoungGenerationSizeMb: youngGenerationMb(memoryMb),
         },
       }),
       memoryMb,
-      busy: true,
+      running: undefined,
     };
-    // A worker that dies while idle must not take the daemon with it (an unhandled 'error' would).
-    pooled.worker.on('error', () => retire(pooled));
-    pooled.worker.on('exit', () => retire(pooled));
+    pooled.worker.on('message', (response: WorkerResponse) => answered(pooled, response));
+    // A worker that dies, idle or not, must not take the daemon with it (an unhandled 'error' would).
+    pooled.worker.on('error', (error: Error) => died(pooled, (job) => crashed(job, error)));
+    pooled.worker.on('exit', (code: number) =>
+      died(pooled, (job) =>
+        ExtractionError.cannotRead(
+          job.job.fileName,
+          'unreadable',
+          `the reader stopped unexpectedly (exit code ${code})`,
+        ),
+      ),
+    );
     workers.push(pooled);
     return pooled;
   }
@@ -66,121 +99,157 @@ export function createWorkerPool(size: number): WorkerPool {
     const index = workers.indexOf(pooled);
     if (index === -1) return;
     workers.splice(index, 1);
+    clearTimeout(pooled.timer);
+    pooled.running = undefined;
     void pooled.worker.terminate();
-    waiting.shift()?.();
   }
 
-  function release(pooled: PooledWorker): void {
-    pooled.busy = false;
-    // Idle workers must not keep the process alive.
-    pooled.worker.unref();
-    waiting.shift()?.();
-  }
-
-  async function acquire(memoryMb: number, signal: AbortSignal | undefined): Promise<PooledWorker> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const idle = workers.find((pooled) => !pooled.busy && pooled.memoryMb === memoryMb);
-      if (idle) {
-        idle.busy = true;
-        return idle;
-      }
-      if (workers.length >= size) {
-        const other = workers.find((pooled) => !pooled.busy);
-        if (other) retire(other);
-      }
-      if (workers.length < size) return spawn(memoryMb);
-      await turn(signal);
+  /** Sends waiting jobs to idle workers, starting workers up to the pool's size. */
+  function dispatch(): void {
+    while (queue.length > 0) {
+      const first = queue[0]!;
+      const pooled = workerFor(first.options.maxMemoryMb);
+      if (!pooled) return;
+      send(pooled, takeGroup(first));
     }
   }
 
-  function turn(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        waiting.splice(waiting.indexOf(wake), 1);
-        reject(signal?.reason);
-      };
-      const wake = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      waiting.push(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
+  function workerFor(memoryMb: number): PooledWorker | undefined {
+    const idle = workers.find((pooled) => !pooled.running && pooled.memoryMb === memoryMb);
+    if (idle) return idle;
+    if (workers.length >= size) {
+      const other = workers.find((pooled) => !pooled.running);
+      if (!other) return undefined;
+      retire(other);
+    }
+    return spawn(memoryMb);
+  }
+
+  /**
+   * The first waiting job, with documents waiting behind it when it is one too: as many as make this worker's
+   * load the pool's average, counting the jobs the other workers are running, so that a worker freed a moment
+   * later is not left without work while this one has a queue of it.
+   */
+  function takeGroup(first: PendingJob): PendingJob[] {
+    queue.shift();
+    if (!groupable(first)) return [first];
+    const group = [first];
+    const running = workers.reduce((sum, pooled) => sum + (pooled.running?.length ?? 0), 0);
+    const share = Math.ceil((queue.length + 1 + running) / size);
+    let characters = charactersOf(first.job);
+    for (let index = 0; index < queue.length && group.length < Math.min(share, MAX_JOBS_PER_MESSAGE); ) {
+      const next = queue[index]!;
+      const more = charactersOf(next.job);
+      if (
+        !groupable(next) ||
+        next.options.maxMemoryMb !== first.options.maxMemoryMb ||
+        characters + more > MAX_CHARACTERS_PER_MESSAGE
+      ) {
+        index++;
+        continue;
+      }
+      group.push(next);
+      characters += more;
+      queue.splice(index, 1);
+    }
+    return group;
+  }
+
+  function send(pooled: PooledWorker, group: PendingJob[]): void {
+    pooled.running = group;
+    pooled.worker.ref();
+    const timeoutMs = Math.max(...group.map((pending) => pending.options.timeoutMs));
+    pooled.timer = setTimeout(
+      () =>
+        died(pooled, (job) =>
+          ExtractionError.cannotRead(
+            job.job.fileName,
+            'timeout',
+            `reading it took longer than ${formatSeconds(job.options.timeoutMs)}; the file may be too large or malformed, so try splitting it`,
+          ),
+        ),
+      timeoutMs,
+    );
+    const request: WorkerRequest = { jobs: group.map((pending) => pending.job) };
+    pooled.worker.postMessage(request);
+  }
+
+  function answered(pooled: PooledWorker, response: WorkerResponse): void {
+    const group = pooled.running;
+    if (!group) return;
+    clearTimeout(pooled.timer);
+    pooled.running = undefined;
+    // Idle workers must not keep the process alive.
+    pooled.worker.unref();
+    group.forEach((pending, index) => {
+      settleWith(pending, response.outcomes[index]!);
+    });
+    dispatch();
+  }
+
+  /**
+   * A worker crashed, ran out of memory or time, or was stopped. A job alone fails with what happened; the jobs
+   * of a group go back to the front of the queue to run alone, so only the one at fault fails.
+   */
+  function died(pooled: PooledWorker, failure: (job: PendingJob) => Error): void {
+    const group = (pooled.running ?? []).filter((pending) => !pending.settled);
+    retire(pooled);
+    if (group.length === 1) settle(group[0]!, () => group[0]!.reject(failure(group[0]!)));
+    else if (group.length > 1) {
+      for (const pending of group) pending.alone = true;
+      queue.unshift(...group);
+    }
+    dispatch();
+  }
+
+  function cancel(pending: PendingJob): void {
+    if (pending.settled) return;
+    const queued = queue.indexOf(pending);
+    if (queued !== -1) queue.splice(queued, 1);
+    // A job running alone may be a parser stuck on a hostile file: stop its worker. One in a group lets the
+    // others finish; its answer is dropped.
+    const owner = workers.find((pooled) => pooled.running?.includes(pending));
+    settle(pending, () => pending.reject(cancelled(pending.job.fileName, pending.options.signal?.reason)));
+    if (owner && owner.running?.length === 1) {
+      retire(owner);
+      dispatch();
+    }
+  }
+
+  function settleWith(pending: PendingJob, outcome: JobOutcome): void {
+    settle(pending, () => {
+      if (outcome.ok) pending.resolve(outcome.result);
+      else if ('internal' in outcome) pending.reject(workerBug(outcome.internal));
+      else pending.reject(new ExtractionError(outcome.reason, outcome.message));
     });
   }
 
-  async function run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>> {
-    const { fileName } = job;
-    let pooled: PooledWorker;
-    try {
-      pooled = await acquire(options.maxMemoryMb, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw cancelled(fileName, error);
-      throw ExtractionError.cannotRead(fileName, 'unreadable', 'the reader could not be started', error);
-    }
-    pooled.worker.ref();
+  function settle(pending: PendingJob, outcome: () => void): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    pending.options.signal?.removeEventListener('abort', pending.onAbort);
+    outcome();
+  }
+
+  function run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>> {
     return new Promise((resolve, reject) => {
-      const id = nextId++;
-      const { worker } = pooled;
-      const settle = (outcome: () => void, keepWorker: boolean): void => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        options.signal?.removeEventListener('abort', onAbort);
-        if (keepWorker) release(pooled);
-        else retire(pooled);
-        outcome();
-      };
-      const onMessage = (response: WorkerResponse): void => {
-        if (response.id !== id) return;
-        settle(() => {
-          // Messages between threads are untyped; the worker answers each job kind with that kind's result.
-          if (response.ok) resolve(response.result as WorkerResult<Job>);
-          else if ('internal' in response) reject(workerBug(response.internal));
-          else reject(new ExtractionError(response.reason, response.message));
-        }, true);
-      };
-      const onError = (error: Error): void =>
-        settle(() => reject(crashed(fileName, error, options.maxMemoryMb)), false);
-      const onExit = (code: number): void =>
-        settle(
-          () =>
-            reject(
-              ExtractionError.cannotRead(
-                fileName,
-                'unreadable',
-                `the reader stopped unexpectedly (exit code ${code})`,
-              ),
-            ),
-          false,
-        );
-      const onAbort = (): void => settle(() => reject(cancelled(fileName, options.signal?.reason)), false);
-      const timer = setTimeout(
-        () =>
-          settle(
-            () =>
-              reject(
-                ExtractionError.cannotRead(
-                  fileName,
-                  'timeout',
-                  `reading it took longer than ${formatSeconds(options.timeoutMs)}; the file may be too large or malformed, so try splitting it`,
-                ),
-              ),
-            false,
-          ),
-        options.timeoutMs,
-      );
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
       if (options.signal?.aborted) {
-        onAbort();
+        reject(cancelled(job.fileName, options.signal.reason));
         return;
       }
-      const request: WorkerRequest = { ...job, id };
-      worker.postMessage(request);
+      const pending: PendingJob = {
+        job,
+        options,
+        alone: false,
+        settled: false,
+        // Messages between threads are untyped; the worker answers each job kind with that kind's result.
+        resolve: resolve as (result: unknown) => void,
+        reject,
+        onAbort: () => cancel(pending),
+      };
+      options.signal?.addEventListener('abort', pending.onAbort, { once: true });
+      queue.push(pending);
+      dispatch();
     });
   }
 
@@ -191,12 +260,22 @@ export function createWorkerPool(size: number): WorkerPool {
   return { run, close };
 }
 
-function crashed(fileName: string, error: Error, maxMemoryMb: number): ExtractionError {
+function groupable(pending: PendingJob): boolean {
+  return !pending.alone && pending.job.kind === 'chunk' && 'document' in pending.job.source;
+}
+
+function charactersOf(job: WorkerJob): number {
+  if (job.kind !== 'chunk' || !('document' in job.source)) return 0;
+  return job.source.document.pages.reduce((sum, page) => sum + page.text.length, 0);
+}
+
+function crashed(pending: PendingJob, error: Error): ExtractionError {
+  const { fileName } = pending.job;
   if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return ExtractionError.cannotRead(
       fileName,
       'out_of_memory',
-      `reading it needed more than ${maxMemoryMb} MB of memory; split the file into smaller parts`,
+      `reading it needed more than ${pending.options.maxMemoryMb} MB of memory; split the file into smaller parts`,
       error,
     );
   }

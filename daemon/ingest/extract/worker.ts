@@ -23,41 +23,48 @@ export type WorkerJob =
 export type WorkerResult<Job extends WorkerJob> = Job extends { kind: 'extract' }
   ? ExtractedDocument
   : ChunkedDocument;
-export type WorkerRequest = WorkerJob & { id: number };
-export type WorkerResponse =
-  | { id: number; ok: true; result: ExtractedDocument | ChunkedDocument }
-  | { id: number; ok: false; reason: ExtractionFailure; message: string }
+/** One job, or several documents made on the main thread, answered in one message (see pool.ts). */
+export interface WorkerRequest {
+  jobs: WorkerJob[];
+}
+export interface WorkerResponse {
+  /** One per job, in the request's order. */
+  outcomes: JobOutcome[];
+}
+export type JobOutcome =
+  | { ok: true; result: ExtractedDocument | ChunkedDocument }
+  | { ok: false; reason: ExtractionFailure; message: string }
   /** Our own chunking or embedding code failed: a bug to log, not something wrong with the document. */
-  | { id: number; ok: false; internal: string };
+  | { ok: false; internal: string };
 
 /** Embedders rebuilt from recipes, kept so their caches stay warm from job to job. */
 const embedders = new Map<string, Embedder>();
 
 parentPort?.on('message', async (request: WorkerRequest) => {
-  const response = await answer(request);
-  const vectors = response.ok && 'vectors' in response.result ? response.result.vectors : undefined;
-  parentPort?.postMessage(response, vectors ? [vectors.buffer] : []);
+  const outcomes: JobOutcome[] = [];
+  for (const job of request.jobs) outcomes.push(await answer(job));
+  const vectors = outcomes.flatMap((outcome) =>
+    outcome.ok && 'vectors' in outcome.result && outcome.result.vectors
+      ? [outcome.result.vectors.buffer]
+      : [],
+  );
+  const response: WorkerResponse = { outcomes };
+  parentPort?.postMessage(response, vectors);
 });
 
-async function answer(request: WorkerRequest): Promise<WorkerResponse> {
-  const { id, fileName } = request;
+async function answer(job: WorkerJob): Promise<JobOutcome> {
   let document: ExtractedDocument;
   try {
-    document =
-      'document' in request.source ? request.source.document : await extract(request.source, fileName);
+    document = 'document' in job.source ? job.source.document : await extract(job.source, job.fileName);
   } catch (error) {
-    const failure = error instanceof ExtractionError ? error : unexpected(error, fileName);
-    return { id, ok: false, reason: failure.reason, message: failure.message };
+    const failure = error instanceof ExtractionError ? error : unexpected(error, job.fileName);
+    return { ok: false, reason: failure.reason, message: failure.message };
   }
-  if (request.kind === 'extract') return { id, ok: true, result: document };
+  if (job.kind === 'extract') return { ok: true, result: document };
   try {
-    return { id, ok: true, result: await chunk(document, request.embedder) };
+    return { ok: true, result: await chunk(document, job.embedder) };
   } catch (error) {
-    return {
-      id,
-      ok: false,
-      internal: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    };
+    return { ok: false, internal: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
 }
 
@@ -66,13 +73,19 @@ async function extract(source: WorkerSource, fileName: string): Promise<Extracte
   return parseDocument(bytes, fileName);
 }
 
+/**
+ * Loaded on the first chunking job: the tokenizer's tables take most of a second and tens of MB to load, which
+ * workers that only extract (files behind URLs, tests with tight heap limits) should not pay. Kept, as each
+ * `import()` resolves the module again (a few percent of a bulk ingestion).
+ */
+let chunking: Promise<typeof import('../chunk-and-embed.ts')> | undefined;
+
 async function chunk(
   document: ExtractedDocument,
   recipe: EmbedderRecipe | undefined,
 ): Promise<ChunkedDocument> {
-  // Loaded on the first chunking job: the tokenizer's tables take most of a second and tens of MB to load,
-  // which workers that only extract (files behind URLs, tests with tight heap limits) should not pay.
-  const { chunkAndEmbed } = await import('../chunk-and-embed.ts');
+  chunking ??= import('../chunk-and-embed.ts');
+  const { chunkAndEmbed } = await chunking;
   return chunkAndEmbed(document, recipe && embedderFor(recipe));
 }
 
