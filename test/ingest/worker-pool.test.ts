@@ -77,4 +77,17 @@ describe('the worker pool with documents made on the main thread', () => {
     // The worker was kept: the next message is its third.
     expect(placeOf(await chunkText('next'))).toBe('message 3 of 1');
   });
+
+  it('fails the jobs running and waiting when it closes, and takes no more', async () => {
+    pool = createWorkerPool(1, SCRIPTED_WORKER);
+    const running = failureOf(chunkText('slow 1000'));
+    const waiting = failureOf(chunkText('waiting'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pool.close();
+    expect((await running).message).toMatch(/^slow 1000 could not be read: the reader stopped unexpectedly/);
+    expect((await waiting).message).toBe('waiting could not be read: the reader was stopped');
+    expect((await failureOf(chunkText('later'))).message).toBe(
+      'later could not be read: the reader was stopped',
+    );
+  });
 });

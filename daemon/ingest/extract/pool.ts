@@ -35,7 +35,7 @@ export interface JobOptions {
 export interface WorkerPool {
   /** Runs one job in a worker; the time and memory limits cover all of it. */
   run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>>;
-  /** Terminates every worker; jobs still running fail. */
+  /** Terminates every worker; jobs running or waiting fail. */
   close(): Promise<void>;
 }
 
@@ -67,6 +67,7 @@ interface PooledWorker {
 export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKER_URL): WorkerPool {
   const workers: PooledWorker[] = [];
   const queue: PendingJob[] = [];
+  let closed = false;
 
   function spawn(memoryMb: number): PooledWorker {
     const pooled: PooledWorker = {
@@ -106,7 +107,7 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
 
   /** Sends waiting jobs to idle workers, starting workers up to the pool's size. */
   function dispatch(): void {
-    while (queue.length > 0) {
+    while (queue.length > 0 && !closed) {
       const first = queue[0]!;
       const pooled = workerFor(first.options.maxMemoryMb);
       if (!pooled) return;
@@ -192,12 +193,14 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
    * of a group go back to the front of the queue to run alone, so only the one at fault fails.
    */
   function died(pooled: PooledWorker, failure: (job: PendingJob) => Error): void {
-    const group = (pooled.running ?? []).filter((pending) => !pending.settled);
+    const sent = pooled.running ?? [];
+    const unanswered = sent.filter((pending) => !pending.settled);
     retire(pooled);
-    if (group.length === 1) settle(group[0]!, () => group[0]!.reject(failure(group[0]!)));
-    else if (group.length > 1) {
-      for (const pending of group) pending.alone = true;
-      queue.unshift(...group);
+    if (sent.length > 1 && !closed) {
+      for (const pending of unanswered) pending.alone = true;
+      queue.unshift(...unanswered);
+    } else {
+      for (const pending of unanswered) settle(pending, () => pending.reject(failure(pending)));
     }
     dispatch();
   }
@@ -237,6 +240,10 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
         reject(cancelled(job.fileName, options.signal.reason));
         return;
       }
+      if (closed) {
+        reject(ExtractionError.cannotRead(job.fileName, 'unreadable', 'the reader was stopped'));
+        return;
+      }
       const pending: PendingJob = {
         job,
         options,
@@ -254,7 +261,16 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
   }
 
   async function close(): Promise<void> {
-    await Promise.all(workers.splice(0).map((pooled) => pooled.worker.terminate()));
+    closed = true;
+    for (const pending of queue.splice(0)) {
+      settle(pending, () =>
+        pending.reject(
+          ExtractionError.cannotRead(pending.job.fileName, 'unreadable', 'the reader was stopped'),
+        ),
+      );
+    }
+    // Jobs running fail as their workers exit.
+    await Promise.all(workers.map((pooled) => pooled.worker.terminate()));
   }
 
   return { run, close };
