@@ -1,9 +1,13 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200k } from '../ingest/token-count.ts';
 import type { Usage } from './types.ts';
 
-/** Token count with the o200k encoding, used wherever a provider reports no usage (contract: Conversations). */
+/**
+ * Token count with the o200k encoding, used wherever a provider reports no usage (contract: Conversations). The
+ * chunker's exact counter, not the library's encoder: that one loads 17 MB of tables into the daemon's heap, and
+ * throws on text that spells a special token such as `<|endoftext|>`, which a user may well type.
+ */
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countO200k(text);
+  return countO200k(text);
 }
 
 export function usageOf(promptTokens: number, completionTokens: number): Usage {

@@ -91,6 +91,16 @@ describe('conversations, offline responder', () => {
     expect(conversation.total_tokens).toBe(body.usage.total_tokens);
   });
 
+  test("a question that spells a tokenizer's special token is counted as plain text", async () => {
+    const { status, body } = await daemon.call('POST', '/conversations', {
+      application_id: offlineApp,
+      message: 'When was the Bell Rock Lighthouse completed? <|endoftext|>',
+    });
+    expect(status).toBe(200);
+    expect(body.message).toContain('1810');
+    expect(body.usage.prompt_tokens).toBeGreaterThan(0);
+  });
+
   test('a follow-up question retrieves about the earlier topic', async () => {
     const first = (
       await daemon.call('POST', '/conversations', {

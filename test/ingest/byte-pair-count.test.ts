@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as libraryCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,17 @@ describe('countBytePairTokens', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("reads every token of the library's vocabulary from the tiktoken file", () => {
+    let tokens = 0;
+    for (const token of o200kRanks) {
+      // Byte tokens that are not whole UTF-8 characters are spelled as numbers; no string holds them alone.
+      if (typeof token !== 'string' || !token.isWellFormed()) continue;
+      if (countBytePairTokens(token) !== 1) expect.fail(`${JSON.stringify(token)} is not one token`);
+      tokens++;
+    }
+    expect(tokens).toBeGreaterThan(198_000);
   });
 
   it('counts whole-token words, long runs, lone surrogates and nothing', () => {
