@@ -1,5 +1,5 @@
 import { createOfflineResponder } from './offline.ts';
-import { createProviderResponder, type ProviderSettings, providerDefaults } from './provider.ts';
+import type { ProviderSettings } from './provider.ts';
 import type { ModelName, Responder } from './types.ts';
 import { MODEL_NAMES } from './types.ts';
 
@@ -19,6 +19,14 @@ export interface ProviderConfig {
 }
 
 export const openaiBaseUrl = 'https://api.openai.com/v1';
+
+const providerDefaults = {
+  replyTokens: 1024,
+  firstTokenTimeoutMs: 120_000,
+  idleTimeoutMs: 60_000,
+  maxRetries: 2,
+  retryDelayMs: 500,
+} as const;
 
 /**
  * The models used when `OPENAI_API_KEY` is set and a name has no mapping of its own: fast,
@@ -46,12 +54,30 @@ export function createResponder(
   const responders = new Map<ModelName, Responder>();
   for (const name of MODEL_NAMES) {
     const mapping = config.models?.[name] ?? defaultMapping(name, env);
-    responders.set(name, mapping ? createProviderResponder(providerSettings(mapping, env)) : offline);
+    responders.set(name, mapping ? lazyProviderResponder(providerSettings(mapping, env)) : offline);
   }
   const pick = (name: ModelName): Responder => responders.get(name) ?? offline;
   return {
     reply: (request, options) => pick(request.model).reply(request, options),
     title: (input, options) => pick(input.model).title(input, options),
+  };
+}
+
+/**
+ * A provider's responder, made at its first use: its module loads the openai SDK, 7 MB of heap and 0.3 s of
+ * start-up that a daemon without a provider, or before its first conversation, has no use for.
+ */
+function lazyProviderResponder(settings: ProviderSettings): Responder {
+  let loaded: Promise<Responder> | undefined;
+  const responder = (): Promise<Responder> =>
+    (loaded ??= import('./provider.ts').then(({ createProviderResponder }) =>
+      createProviderResponder(settings),
+    ));
+  return {
+    async *reply(request, options) {
+      yield* (await responder()).reply(request, options);
+    },
+    title: async (input, options) => (await responder()).title(input, options),
   };
 }
 

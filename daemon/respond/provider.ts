@@ -24,14 +24,6 @@ export interface ProviderSettings {
   retryDelayMs: number;
 }
 
-export const providerDefaults = {
-  replyTokens: 1024,
-  firstTokenTimeoutMs: 120_000,
-  idleTimeoutMs: 60_000,
-  maxRetries: 2,
-  retryDelayMs: 500,
-} as const;
-
 /** `retry-after` can ask for anything; a reply that waits longer than this is worse than an error. */
 const longestRetryWaitMs = 20_000;
 
