@@ -10,6 +10,7 @@ import { RecordTable, type StoredRecord } from '../../daemon/store/record-table.
 
 interface Note extends StoredRecord {
   text: string;
+  status?: string;
 }
 
 const RECORD_TABLE = resolve(import.meta.dirname, '../../daemon/store/record-table.ts');
@@ -55,6 +56,7 @@ describe('record table journal', () => {
       const note = (id, text = 'note ' + id) => ({ id: 'n' + id, account_id: 'a', text });
       await Promise.all(Array.from({ length: 200 }, (_, id) => table.put(note(id))));
       await Promise.all(Array.from({ length: 20 }, (_, id) => table.put(note(id, 'changed'))));
+      await Promise.all(Array.from({ length: 10 }, (_, id) => table.patch('n' + (20 + id), { status: 'done' })));
       await table.delete(Array.from({ length: 10 }, (_, id) => 'n' + (190 + id)));
       console.log('acknowledged');
       setInterval(() => {}, 1000);
@@ -68,9 +70,10 @@ describe('record table journal', () => {
     await once(writer, 'exit');
 
     const table = await openNotes();
-    const expected = Array.from({ length: 190 }, (_, id) => note(id, id < 20 ? 'changed' : undefined)).sort(
-      (a, b) => a.id.localeCompare(b.id),
-    );
+    const expected = Array.from({ length: 190 }, (_, id) => {
+      const written = note(id, id < 20 ? 'changed' : undefined);
+      return id >= 20 && id < 30 ? { ...written, status: 'done' } : written;
+    }).sort((a, b) => a.id.localeCompare(b.id));
     expect(table.values().sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected);
     // Opening stored the replayed writes in LanceDB and removed the old segment.
     expect(await storedRows()).toEqual(expected);
@@ -124,6 +127,52 @@ describe('record table journal', () => {
     expect(await storedRows()).toEqual([note(1), note(2, 'later')]);
     expect(reopened.get('n2')?.text).toBe('later');
     await reopened.close();
+  });
+
+  test('a patch journals only the fields it changes, and replays over the record it patches', async () => {
+    const table = await openNotes();
+    const long = 'word '.repeat(2_000);
+    await table.put(note(1, long));
+    await table.patch('n1', { status: 'done' });
+    expect(table.get('n1')).toEqual({ ...note(1, long), status: 'done' });
+    const [segment] = await segments();
+    const lines = (await readFile(join(journalDir(), segment!), 'utf8')).trim().split('\n');
+    expect(lines.at(-1)).toBe(JSON.stringify({ patch: [{ id: 'n1', changes: { status: 'done' } }] }));
+    await table.close();
+    expect(await storedRows()).toEqual([{ ...note(1, long), status: 'done' }]);
+
+    // What a crash leaves: a patch after the put it changes, and one for a record never written.
+    await writeFile(
+      join(journalDir(), 'notes.00000002.log'),
+      `${[
+        { put: [note(2)] },
+        { patch: [{ id: 'n2', changes: { status: 'done' } }] },
+        { patch: [{ id: 'n9', changes: { status: 'done' } }] },
+        { patch: [{ id: 'n1', changes: { text: 'short' } }] },
+      ]
+        .map((entry) => JSON.stringify(entry))
+        .join('\n')}\n`,
+    );
+    const reopened = await openNotes();
+    const expected = [
+      { ...note(1, 'short'), status: 'done' },
+      { ...note(2), status: 'done' },
+    ];
+    expect(reopened.values().sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected);
+    expect(await storedRows()).toEqual(expected);
+    await reopened.close();
+  });
+
+  test('a patch that lands after its record was deleted leaves it deleted', async () => {
+    const table = await openNotes();
+    await table.put(note(1), note(2));
+    await new Promise((done) => setTimeout(done, 1_600));
+    const deleted = table.delete(['n1']);
+    const patched = table.patch('n1', { status: 'done' });
+    await Promise.all([deleted, patched]);
+    expect(table.get('n1')).toBeUndefined();
+    await table.close();
+    expect(await storedRows()).toEqual([note(2)]);
   });
 
   test('a line cut short by a crash is dropped; a damaged line before the end is refused', async () => {
