@@ -27,10 +27,9 @@ export function createDeletion(deps: {
   async function deleteSources(sources: SourceRecord[]): Promise<void> {
     if (sources.length === 0) return;
     const ids = sources.map((source) => source.id);
-    await store.sources.put(
-      ...sources
-        .filter((source) => !source.deleting)
-        .map((source) => ({ ...source, deleting: true as const })),
+    await store.sources.patch(
+      sources.filter((source) => !source.deleting).map((source) => source.id),
+      { deleting: true },
     );
     cancelIngestion(ids);
     await chunkIndex.deleteBySources(ids);

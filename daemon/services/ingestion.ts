@@ -93,7 +93,7 @@ export function createIngestion(deps: {
 
   async function update(id: string, changes: Partial<SourceRecord>): Promise<void> {
     const source = current(id);
-    if (source) await store.sources.patch(id, { ...changes, updated_at: timestamp(clock) });
+    if (source) await store.sources.patch([id], { ...changes, updated_at: timestamp(clock) });
   }
 
   function inputOf(source: SourceRecord): SourceInput {

@@ -128,12 +128,13 @@ export class RecordTable<T extends StoredRecord> {
   }
 
   /**
-   * Sets some fields of a record; resolves once the change is journaled. Only the changed fields are written,
-   * so marking a text source COMPLETED does not copy its whole text again (a fifth of the main thread's work in
-   * a bulk ingestion was serializing records). A record that is gone when the change lands stays gone.
+   * Sets the same fields of some records; resolves once the change is journaled. Only the changed fields are
+   * written, so marking a text source COMPLETED does not copy its whole text again (a fifth of the main thread's
+   * work in a bulk ingestion was serializing records). A record that is gone when the change lands stays gone.
    */
-  patch(id: string, changes: Partial<Omit<T, 'id'>>): Promise<void> {
-    return this.write({ patch: [{ id, changes: changes as Partial<T> }] });
+  patch(ids: readonly string[], changes: Partial<Omit<T, 'id'>>): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.write({ patch: ids.map((id) => ({ id, changes: changes as Partial<T> })) });
   }
 
   /**

@@ -56,7 +56,7 @@ describe('record table journal', () => {
       const note = (id, text = 'note ' + id) => ({ id: 'n' + id, account_id: 'a', text });
       await Promise.all(Array.from({ length: 200 }, (_, id) => table.put(note(id))));
       await Promise.all(Array.from({ length: 20 }, (_, id) => table.put(note(id, 'changed'))));
-      await Promise.all(Array.from({ length: 10 }, (_, id) => table.patch('n' + (20 + id), { status: 'done' })));
+      await Promise.all(Array.from({ length: 10 }, (_, id) => table.patch(['n' + (20 + id)], { status: 'done' })));
       await table.delete(Array.from({ length: 10 }, (_, id) => 'n' + (190 + id)));
       console.log('acknowledged');
       setInterval(() => {}, 1000);
@@ -133,7 +133,7 @@ describe('record table journal', () => {
     const table = await openNotes();
     const long = 'word '.repeat(2_000);
     await table.put(note(1, long));
-    await table.patch('n1', { status: 'done' });
+    await table.patch(['n1'], { status: 'done' });
     expect(table.get('n1')).toEqual({ ...note(1, long), status: 'done' });
     const [segment] = await segments();
     const lines = (await readFile(join(journalDir(), segment!), 'utf8')).trim().split('\n');
@@ -168,7 +168,7 @@ describe('record table journal', () => {
     await table.put(note(1), note(2));
     await new Promise((done) => setTimeout(done, 1_600));
     const deleted = table.delete(['n1']);
-    const patched = table.patch('n1', { status: 'done' });
+    const patched = table.patch(['n1'], { status: 'done' });
     await Promise.all([deleted, patched]);
     expect(table.get('n1')).toBeUndefined();
     await table.close();
