@@ -2,14 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from '@lancedb/lancedb';
-import {
-  chunkContextText,
-  chunkDocument,
-  countTokens,
-  DEFAULT_TARGET_TOKENS,
-} from '../daemon/ingest/chunk.ts';
+import { chunkContextText, chunkDocument, DEFAULT_TARGET_TOKENS } from '../daemon/ingest/chunk.ts';
 import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
 import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
+import { countTokens } from '../daemon/ingest/token-count.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';

@@ -1,8 +1,6 @@
 import { CountedText, countTokens } from './token-count.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
 
-export { countTokens };
-
 export interface ChunkOptions {
   targetTokens?: number;
   overlapTokens?: number;

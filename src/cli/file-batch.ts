@@ -2,14 +2,14 @@ import PQueue from 'p-queue';
 import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
-import { isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { type FileToAdd, isWebAddress } from './file-paths.ts';
 import type { Session } from './session.ts';
 import { count, startSpinner } from './spinner.ts';
 
 /** Enough uploads in flight to hide each one's latency, few enough to leave the daemon time to ingest. */
 const CONCURRENT_UPLOADS = 8;
 
-/** The sources created, in the order of the paths, and, when it stopped early, why (naming the file). */
+/** The sources created, in the order of the files, and, when it stopped early, why (naming the file). */
 export type FileBatch = { ok: true; created: Source[] } | { ok: false; created: Source[]; error: string };
 
 type Prepared = { ok: true; body: SourceInput } | { ok: false };
@@ -28,12 +28,12 @@ function groupsOf<Item>(items: readonly Item[], size: number): Item[][] {
 export async function createFileSources(
   session: Session,
   applicationId: string,
-  paths: readonly string[],
+  files: readonly FileToAdd[],
   onCreated: (sources: readonly Source[]) => void,
 ): Promise<FileBatch> {
   const { client, output } = session;
   const stop = new AbortController();
-  const total = paths.filter((path) => !isWebAddress(path)).length;
+  const total = files.filter((file) => !isWebAddress(file.path)).length;
   let uploaded = 0;
   const created: Source[] = [];
   let error: string | undefined;
@@ -42,26 +42,24 @@ export async function createFileSources(
     `uploading ${count(uploaded)}/${count(total)} files, ${count(created.length)} sources created`;
   const spinner = startSpinner(output, `${progress()}…`);
 
-  const prepare = async (path: string): Promise<SourceInput> => {
-    if (isWebAddress(path)) {
-      return { application_id: applicationId, type: 'file', content: path, name: nameFromFileUrl(path) };
-    }
+  const prepare = async ({ path, name }: FileToAdd): Promise<SourceInput> => {
+    if (isWebAddress(path)) return { application_id: applicationId, type: 'file', content: path, name };
     const file = await client.files.upload(path, { signal: stop.signal });
     uploaded += 1;
     spinner.text = `${progress()}…`;
-    return { application_id: applicationId, type: 'file', content: file.id, name: file.name };
+    return { application_id: applicationId, type: 'file', content: file.id, name };
   };
 
   const uploads = new PQueue({ concurrency: CONCURRENT_UPLOADS });
-  const prepared = paths.map((path) =>
+  const prepared = files.map((file) =>
     uploads.add(async (): Promise<Prepared> => {
       if (stop.signal.aborted) return { ok: false };
       try {
-        return { ok: true, body: await prepare(path) };
+        return { ok: true, body: await prepare(file) };
       } catch (cause) {
         // Only the first failure is the reason; the uploads it cancels fail too, with nothing new to say.
         if (!stop.signal.aborted) {
-          error = `could not upload ${path}: ${describe(cause)}`;
+          error = `could not upload ${file.path}: ${describe(cause)}`;
           stop.abort();
         }
         return { ok: false };

@@ -1,10 +1,19 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 // The daemon's list is the one that decides; the CLI only refuses early what the daemon would refuse later.
 import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../api/files.ts';
 
+/**
+ * A file to add and its source's name: a file found in a folder is named by its path within that folder, so
+ * `guides/install.md` and `api/install.md` stay apart in citations; a file or URL given directly keeps its name.
+ */
+export interface FileToAdd {
+  path: string;
+  name: string;
+}
+
 /** What `--file <paths...>` names: local files and http(s) URLs of files, in order, or why not. */
-export type FilePaths = { ok: true; value: string[] } | { ok: false; error: string };
+export type FilePaths = { ok: true; value: FileToAdd[] } | { ok: false; error: string };
 
 export function isWebAddress(value: string): boolean {
   return /^https?:\/\//i.test(value);
@@ -39,11 +48,14 @@ function supportedFilesUnder(folder: string): string[] {
 }
 
 function expandOne(path: string): FilePaths {
-  if (isWebAddress(path)) return { ok: true, value: [path] };
+  if (isWebAddress(path)) return { ok: true, value: [{ path, name: nameFromFileUrl(path) }] };
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats === undefined) return { ok: false, error: `no such file or folder: ${path}` };
   if (stats.isDirectory()) {
-    const files = supportedFilesUnder(path);
+    const files = supportedFilesUnder(path).map((file) => ({
+      path: file,
+      name: relative(path, file).split(sep).join('/'),
+    }));
     if (files.length > 0) return { ok: true, value: files };
     return {
       ok: false,
@@ -56,7 +68,7 @@ function expandOne(path: string): FilePaths {
       error: `unsupported file type: ${path} (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
     };
   }
-  return { ok: true, value: [path] };
+  return { ok: true, value: [{ path, name: basename(path) }] };
 }
 
 /**
@@ -64,13 +76,13 @@ function expandOne(path: string): FilePaths {
  * inside a folder) is added once. Checked before any request, so a typo is a usage error, not a half-done upload.
  */
 export function expandFilePaths(paths: readonly string[]): FilePaths {
-  const files: string[] = [];
+  const files: FileToAdd[] = [];
   const seen = new Set<string>();
   for (const path of paths) {
     const expanded = expandOne(path);
     if (!expanded.ok) return expanded;
     for (const file of expanded.value) {
-      const key = isWebAddress(file) ? file : resolve(file);
+      const key = isWebAddress(file.path) ? file.path : resolve(file.path);
       if (seen.has(key)) continue;
       seen.add(key);
       files.push(file);

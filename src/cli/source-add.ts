@@ -3,7 +3,7 @@ import type { Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { ExitError } from './exit.ts';
 import { createFileSources } from './file-batch.ts';
-import { isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
 import { printSource } from './render.ts';
 import type { Session } from './session.ts';
 import type { AddFlags } from './sources.ts';
@@ -99,13 +99,13 @@ function failureList(failed: readonly Source[], total: number): string {
 export async function addFileSources(
   session: Session,
   flags: AddFlags,
-  paths: readonly string[],
+  files: readonly FileToAdd[],
 ): Promise<void> {
   const { client, output } = session;
   const printIds = (sources: readonly Source[]) => {
     if (!output.json) for (const source of sources) output.line(source.id);
   };
-  const batch = await createFileSources(session, flags.app, paths, printIds);
+  const batch = await createFileSources(session, flags.app, files, printIds);
   if (!batch.ok) {
     if (output.json) output.printJson(batch.created);
     const where = batch.created.length > 0 && !output.json ? ' (ids above)' : '';

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { FileToAdd } from './file-paths.ts';
 import { connect } from './options.ts';
 
 export interface AddFlags {
@@ -13,13 +14,13 @@ export interface AddFlags {
 }
 
 /** The files `--file` names, folders walked; a usage error (exit 2) before any request when they cannot be added. */
-async function expandFiles(paths: string[], flags: AddFlags, command: Command): Promise<string[]> {
+async function expandFiles(paths: string[], flags: AddFlags, command: Command): Promise<FileToAdd[]> {
   const { expandFilePaths } = await import('./file-paths.ts');
   const files = expandFilePaths(paths);
   if (!files.ok) command.error(`error: ${files.error}`, { exitCode: 2 });
   if (files.value.length > 1 && flags.name !== undefined) {
     command.error(
-      `error: --name names one source, but --file names ${files.value.length} files; each is named after its file`,
+      `error: --name names one source, but --file names ${files.value.length} files; each is named after its file (its path within a folder)`,
       { exitCode: 2 },
     );
   }
@@ -55,8 +56,13 @@ export function registerSources(program: Command): void {
       const files = flags.file === undefined ? [] : await expandFiles(flags.file, flags, command);
       const { addFileSources, addSource } = await import('./source-add.ts');
       const session = await connect(command);
+      const [only] = files;
       if (files.length > 1) await addFileSources(session, flags, files);
-      else await addSource(session, files.length === 1 ? { ...flags, file: files } : flags);
+      else
+        await addSource(
+          session,
+          only ? { ...flags, file: [only.path], name: flags.name ?? only.name } : flags,
+        );
     });
 
   sources

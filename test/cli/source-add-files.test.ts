@@ -42,10 +42,11 @@ afterAll(async () => {
 });
 
 describe('source add --file with folders and several files', () => {
-  it('walks a folder for its supported files, skipping hidden ones, and waits for them all', async () => {
+  it('walks a folder for its supported files, skipping hidden ones, names them by their path in it, and waits for them all', async () => {
     const folder = await folderWith({
       'guide.md': '# Guide\n\nWater the tomatoes every morning.\n',
       'NOTES.TXT': 'Basil likes warm sun.',
+      'seasons/guide.md': '# Seasons\n\nEach season has its crops.\n',
       'seasons/spring.txt': 'Sow peas in March.',
       'seasons/autumn/harvest.json': JSON.stringify({ crop: 'squash', month: 'October' }),
       '.draft.md': 'hidden file',
@@ -56,17 +57,19 @@ describe('source add --file with folders and several files', () => {
 
     const added = await ckb('--json', 'source', 'add', '--app', app, '--file', folder, '--wait');
     expect(added.code).toBe(0);
-    expect(added.stderr).toContain('4/4 completed');
+    expect(added.stderr).toContain('5/5 completed');
     const sources = JSON.parse(added.stdout);
     // Name order within each folder, depth first: the order the sources were created in.
-    expect(sources.map((source: { name: string }) => source.name)).toEqual([
+    const names = [
       'NOTES.TXT',
       'guide.md',
-      'harvest.json',
-      'spring.txt',
-    ]);
+      'seasons/autumn/harvest.json',
+      'seasons/guide.md',
+      'seasons/spring.txt',
+    ];
+    expect(sources.map((source: { name: string }) => source.name)).toEqual(names);
     for (const source of sources) expect(source).toMatchObject({ type: 'file', embed_status: 'COMPLETED' });
-    expect(await sourceNames(app)).toEqual(['NOTES.TXT', 'guide.md', 'harvest.json', 'spring.txt']);
+    expect(await sourceNames(app)).toEqual(names);
   });
 
   it('prints each created id on its own line without --wait, files and folders mixed', async () => {
@@ -82,7 +85,7 @@ describe('source add --file with folders and several files', () => {
     const names = await Promise.all(
       ids.map(async (id) => (await daemon.call('GET', `/sources/${id}`)).body.name),
     );
-    expect(names).toEqual(['c.txt', 'a.md', 'b.md']);
+    expect(names).toEqual(['c.txt', 'a.md', 'more/b.md']);
   });
 
   it('refuses, with exit 2 and before any source exists, --name with several files, a missing path, an unsupported file and an empty folder', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkContextText, chunkDocument, countTokens } from '../../daemon/ingest/chunk.ts';
+import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { countTokens } from '../../daemon/ingest/token-count.ts';
 import type { ExtractedDocument } from '../../daemon/ingest/types.ts';
 
 const nonWhitespace = (text: string) => text.replace(/\s+/g, '');

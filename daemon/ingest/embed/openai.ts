@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { countTokens } from '../chunk.ts';
+import { countTokens } from '../token-count.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 
 export interface ProviderEmbedderOptions {
