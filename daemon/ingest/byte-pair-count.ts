@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 const VOCABULARY_FILE = 'gpt-tokenizer/data/o200k_base.tiktoken';
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
-/** Each base64 character's six bits by its byte, -1 for padding and anything else. */
+const PADDING = 0x3d;
+/** Each base64 character's six bits by its byte, -1 for anything else. */
 const BASE64_VALUES = new Int8Array(256).fill(-1);
 for (const [index, character] of [
   ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
@@ -163,26 +164,26 @@ function buildRankTable(): RankTable {
     bytes: new Uint8Array(vocabulary.length),
   };
   let used = 0;
-  let lineStart = 0;
-  while (lineStart < vocabulary.length) {
-    let space = lineStart;
-    while (space < vocabulary.length && vocabulary[space] !== SPACE) space++;
-    let end = space + 1;
-    let rank = 0;
-    for (; end < vocabulary.length && vocabulary[end] !== NEWLINE; end++) {
-      const digit = vocabulary[end]! - 48;
-      rank = digit >= 0 && digit <= 9 ? rank * 10 + digit : lines;
+  for (let lineStart = 0; lineStart < vocabulary.length; ) {
+    let lineEnd = lineStart;
+    while (lineEnd < vocabulary.length && vocabulary[lineEnd] !== NEWLINE) lineEnd++;
+    // A blank line, such as a trailing one, holds no token.
+    if (lineEnd > lineStart) {
+      let space = lineStart;
+      while (space < lineEnd && vocabulary[space] !== SPACE) space++;
+      const rank = parseRank(vocabulary, space + 1, lineEnd);
+      const length =
+        rank < 0 || rank >= lines ? -1 : decodeBase64(vocabulary, lineStart, space, table.bytes, used);
+      if (length <= 0) throw new Error(`malformed o200k vocabulary at byte ${lineStart}`);
+      table.starts[rank] = used;
+      table.lengths[rank] = length;
+      used += length;
+      if (length === 2) table.pairs[(table.bytes[used - 2]! << 8) | table.bytes[used - 1]!] = rank;
+      else if (length > 2) insertRank(table, rank);
     }
-    if (end === space + 1 || rank >= lines)
-      throw new Error(`malformed o200k vocabulary at byte ${lineStart}`);
-    const length = decodeBase64(vocabulary, lineStart, space, table.bytes, used);
-    table.starts[rank] = used;
-    table.lengths[rank] = length;
-    used += length;
-    if (length === 2) table.pairs[(table.bytes[used - 2]! << 8) | table.bytes[used - 1]!] = rank;
-    else if (length > 2) insertRank(table, rank);
-    lineStart = end + 1;
+    lineStart = lineEnd + 1;
   }
+  if (used === 0) throw new Error('the o200k vocabulary is empty');
   table.bytes = table.bytes.slice(0, used);
   return table;
 }
@@ -193,14 +194,30 @@ function countLines(file: Uint8Array): number {
   return file.at(-1) === NEWLINE ? lines : lines + 1;
 }
 
-/** Decodes `file[start, end)` from base64 into `bytes` at `at`; returns the number of bytes. */
+/** The decimal number `file[start, end)` holds, or -1 when it holds anything else (or nothing). */
+function parseRank(file: Uint8Array, start: number, end: number): number {
+  if (start >= end) return -1;
+  let rank = 0;
+  for (let index = start; index < end; index++) {
+    const digit = file[index]! - 48;
+    if (digit < 0 || digit > 9) return -1;
+    rank = rank * 10 + digit;
+  }
+  return rank;
+}
+
+/**
+ * Decodes `file[start, end)` from base64 into `bytes` at `at`; returns the number of bytes, or -1 when a
+ * character is not base64 (padding may only end it).
+ */
 function decodeBase64(file: Uint8Array, start: number, end: number, bytes: Uint8Array, at: number): number {
   let bits = 0;
   let bitCount = 0;
   let length = 0;
-  for (let index = start; index < end; index++) {
+  let index = start;
+  for (; index < end && file[index] !== PADDING; index++) {
     const value = BASE64_VALUES[file[index]!]!;
-    if (value < 0) break;
+    if (value < 0) return -1;
     bits = ((bits << 6) | value) & 0xffffff;
     bitCount += 6;
     if (bitCount >= 8) {
@@ -208,7 +225,8 @@ function decodeBase64(file: Uint8Array, start: number, end: number, bytes: Uint8
       bytes[at + length++] = (bits >> bitCount) & 0xff;
     }
   }
-  return length;
+  while (index < end && file[index] === PADDING) index++;
+  return index === end ? length : -1;
 }
 
 function insertRank(table: RankTable, rank: number): void {

@@ -70,8 +70,13 @@ export function createResponder(
 function lazyProviderResponder(settings: ProviderSettings): Responder {
   let loaded: Promise<Responder> | undefined;
   const responder = (): Promise<Responder> =>
-    (loaded ??= import('./provider.ts').then(({ createProviderResponder }) =>
-      createProviderResponder(settings),
+    (loaded ??= import('./provider.ts').then(
+      ({ createProviderResponder }) => createProviderResponder(settings),
+      (error: unknown) => {
+        // Tried again at the next request rather than failing every conversation until a restart.
+        loaded = undefined;
+        throw error;
+      },
     ));
   return {
     async *reply(request, options) {

@@ -131,6 +131,7 @@ export class RecordTable<T extends StoredRecord> {
    * Sets the same fields of some records; resolves once the change is journaled. Only the changed fields are
    * written, so marking a text source COMPLETED does not copy its whole text again (a fifth of the main thread's
    * work in a bulk ingestion was serializing records). A record that is gone when the change lands stays gone.
+   * A field cannot be removed this way: the journal's JSON would drop an undefined value, and a replay with it.
    */
   patch(ids: readonly string[], changes: Partial<Omit<T, 'id'>>): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
@@ -139,7 +140,8 @@ export class RecordTable<T extends StoredRecord> {
 
   /**
    * Changes a record in memory only, for a state that need not survive a restart (a source being
-   * PROCESSING is PENDING again after one, and resumes either way): it costs no write.
+   * PROCESSING is PENDING again after one, and resumes either way): it costs no journal write. A checkpoint
+   * storing the record for another change may store this state with it, which must be as harmless.
    */
   setTransient(record: T): void {
     if (this.records.has(record.id)) this.remember(record);

@@ -11,9 +11,15 @@ const HttpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .max(4096, 'URLs must be at most 4096 characters');
 
+export const SOURCE_NAME_MAX_CHARACTERS = 200;
+
 const SourceBase = {
   application_id: z.string().min(1).max(100),
-  name: z.string().trim().min(1, 'name must not be empty').max(200, 'name must be at most 200 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name must not be empty')
+    .max(SOURCE_NAME_MAX_CHARACTERS, `name must be at most ${SOURCE_NAME_MAX_CHARACTERS} characters`),
 };
 
 export const TEXT_SOURCE_MAX_CHARACTERS = 5_000_000;

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
-import { type FileToAdd, isWebAddress } from './file-paths.ts';
+import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
 import type { Session } from './session.ts';
 import { count, startSpinner } from './spinner.ts';
 
@@ -43,11 +43,18 @@ export async function createFileSources(
   const spinner = startSpinner(output, `${progress()}…`);
 
   const prepare = async ({ path, name }: FileToAdd): Promise<SourceInput> => {
-    if (isWebAddress(path)) return { application_id: applicationId, type: 'file', content: path, name };
+    if (isWebAddress(path)) {
+      return {
+        application_id: applicationId,
+        type: 'file',
+        content: path,
+        name: name ?? nameFromFileUrl(path),
+      };
+    }
     const file = await client.files.upload(path, { signal: stop.signal });
     uploaded += 1;
     spinner.text = `${progress()}…`;
-    return { application_id: applicationId, type: 'file', content: file.id, name };
+    return { application_id: applicationId, type: 'file', content: file.id, name: name ?? file.name };
   };
 
   const uploads = new PQueue({ concurrency: CONCURRENT_UPLOADS });

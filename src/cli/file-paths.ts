@@ -1,15 +1,16 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 // The daemon's list is the one that decides; the CLI only refuses early what the daemon would refuse later.
 import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../api/files.ts';
+import { SOURCE_NAME_MAX_CHARACTERS } from '../api/sources.ts';
 
 /**
- * A file to add and its source's name: a file found in a folder is named by its path within that folder, so
- * `guides/install.md` and `api/install.md` stay apart in citations; a file or URL given directly keeps its name.
+ * A file to add. One found in a folder is named by its path from that folder on (`docs/guides/install.md`), so
+ * same-named files stay apart in lists and citations; one given directly is named after it, as usual.
  */
 export interface FileToAdd {
   path: string;
-  name: string;
+  name?: string;
 }
 
 /** What `--file <paths...>` names: local files and http(s) URLs of files, in order, or why not. */
@@ -48,14 +49,11 @@ function supportedFilesUnder(folder: string): string[] {
 }
 
 function expandOne(path: string): FilePaths {
-  if (isWebAddress(path)) return { ok: true, value: [{ path, name: nameFromFileUrl(path) }] };
+  if (isWebAddress(path)) return { ok: true, value: [{ path }] };
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats === undefined) return { ok: false, error: `no such file or folder: ${path}` };
   if (stats.isDirectory()) {
-    const files = supportedFilesUnder(path).map((file) => ({
-      path: file,
-      name: relative(path, file).split(sep).join('/'),
-    }));
+    const files = supportedFilesUnder(path).map((file) => ({ path: file, name: nameInFolder(path, file) }));
     if (files.length > 0) return { ok: true, value: files };
     return {
       ok: false,
@@ -68,7 +66,20 @@ function expandOne(path: string): FilePaths {
       error: `unsupported file type: ${path} (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
     };
   }
-  return { ok: true, value: [{ path, name: basename(path) }] };
+  return { ok: true, value: [{ path }] };
+}
+
+/**
+ * The file's path from the folder given on, with `/` between parts and without control characters (as the
+ * daemon cleans an upload's name). A path too long for a source name keeps its end, where the file's own name is.
+ */
+function nameInFolder(folder: string, file: string): string {
+  const path = relative(dirname(resolve(folder)), resolve(file))
+    .split(sep)
+    .join('/')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
+    .replace(/[\u0000-\u001f\u007f]/g, '');
+  return path.length <= SOURCE_NAME_MAX_CHARACTERS ? path : `…${path.slice(1 - SOURCE_NAME_MAX_CHARACTERS)}`;
 }
 
 /**

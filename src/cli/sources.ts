@@ -57,12 +57,10 @@ export function registerSources(program: Command): void {
       const { addFileSources, addSource } = await import('./source-add.ts');
       const session = await connect(command);
       const [only] = files;
+      const name = flags.name ?? only?.name;
       if (files.length > 1) await addFileSources(session, flags, files);
-      else
-        await addSource(
-          session,
-          only ? { ...flags, file: [only.path], name: flags.name ?? only.name } : flags,
-        );
+      else if (only) await addSource(session, { ...flags, file: [only.path], ...(name ? { name } : {}) });
+      else await addSource(session, flags);
     });
 
   sources

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
 import { type CliResult, cliEnvironment, runCli } from './run.ts';
@@ -66,7 +66,7 @@ describe('source add --file with folders and several files', () => {
       'seasons/autumn/harvest.json',
       'seasons/guide.md',
       'seasons/spring.txt',
-    ];
+    ].map((name) => `${basename(folder)}/${name}`);
     expect(sources.map((source: { name: string }) => source.name)).toEqual(names);
     for (const source of sources) expect(source).toMatchObject({ type: 'file', embed_status: 'COMPLETED' });
     expect(await sourceNames(app)).toEqual(names);
@@ -85,7 +85,7 @@ describe('source add --file with folders and several files', () => {
     const names = await Promise.all(
       ids.map(async (id) => (await daemon.call('GET', `/sources/${id}`)).body.name),
     );
-    expect(names).toEqual(['c.txt', 'a.md', 'more/b.md']);
+    expect(names).toEqual(['c.txt', `${basename(folder)}/a.md`, `${basename(folder)}/more/b.md`]);
   });
 
   it('refuses, with exit 2 and before any source exists, --name with several files, a missing path, an unsupported file and an empty folder', async () => {
@@ -130,15 +130,17 @@ describe('source add --file with folders and several files', () => {
     const added = await ckb('--json', 'source', 'add', '--app', app, '--file', folder, '--wait');
     expect(added.code).toBe(1);
     expect(added.stderr).toContain('2/3 completed, 1 failed');
-    expect(added.stderr).toMatch(/ckb: 1 of 3 sources failed:\n {2}broken\.pdf could not be read: .+\n$/);
+    expect(added.stderr).toMatch(
+      /ckb: 1 of 3 sources failed:\n {2}\S+\/broken\.pdf: broken\.pdf could not be read: .+\n$/,
+    );
     const sources = JSON.parse(added.stdout);
     const statuses = Object.fromEntries(
       sources.map((source: { name: string; embed_status: string }) => [source.name, source.embed_status]),
     );
     expect(statuses).toEqual({
-      'also-fine.txt': 'COMPLETED',
-      'broken.pdf': 'FAILED',
-      'fine.md': 'COMPLETED',
+      [`${basename(folder)}/also-fine.txt`]: 'COMPLETED',
+      [`${basename(folder)}/broken.pdf`]: 'FAILED',
+      [`${basename(folder)}/fine.md`]: 'COMPLETED',
     });
   });
 });
