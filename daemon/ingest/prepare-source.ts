@@ -1,7 +1,7 @@
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
 import type { Embedder } from './embed/index.ts';
-import { prepareDocument, prepareFile } from './extract/index.ts';
+import { prepareDocument, prepareFile, type StoredFile } from './extract/index.ts';
 import { type DocumentInput, type LoadOptions, loadDocument } from './load-document.ts';
 import type { Chunk } from './types.ts';
 
@@ -9,7 +9,7 @@ import type { Chunk } from './types.ts';
 const EMBED_BATCH = 64;
 
 /** What a source's content points at, resolved by the caller (a stored file's path, or web addresses). */
-export type SourceInput = DocumentInput | { kind: 'file'; path: string; name: string };
+export type SourceInput = DocumentInput | ({ kind: 'file' } & StoredFile);
 
 export interface PrepareSourceOptions extends LoadOptions {
   embedder: Embedder;
@@ -43,7 +43,7 @@ export async function prepareSource(
     embedder: options.embedder.recipe,
   };
   if (input.kind === 'file') {
-    return withVectors(await prepareFile(input.path, input.name, job), [], options);
+    return withVectors(await prepareFile(input, job), [], options);
   }
   const loaded = await loadDocument(input, options);
   return withVectors(await prepareDocument(loaded.document, options.name, job), loaded.warnings, options);

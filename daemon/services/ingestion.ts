@@ -106,7 +106,7 @@ export function createIngestion(deps: {
     const file = store.files.get(String(content));
     if (!file)
       throw new IngestionError(`file ${content} no longer exists; upload it again and add a new source`);
-    return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name };
+    return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name, bytes: file.bytes };
   }
 
   /** Stage one, in a lane: ends once the chunks and vectors are ready and there is room for them to wait. */

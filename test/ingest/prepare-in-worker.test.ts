@@ -47,7 +47,7 @@ describe('preparing in a worker', () => {
   it('reads, chunks and embeds a file in one job, as the main thread would', async () => {
     const path = join(directory, 'guide.md');
     await writeFile(path, `# Tides\n\n${prose(1, 40)}\n\n## Currents\n\n${prose(2, 20)}`);
-    const chunked = await extractor.prepareFile(path, 'guide.md', { embedder: embedder.recipe });
+    const chunked = await extractor.prepareFile({ path, name: 'guide.md' }, { embedder: embedder.recipe });
     const document = await extractor.extractFile(path, 'guide.md');
     const chunks = chunkDocument(document);
     expect(chunks.length).toBeGreaterThan(1);
@@ -57,6 +57,18 @@ describe('preparing in a worker', () => {
     const expected = await embedder.embed(chunks.map(chunkContextText));
     // One buffer for all vectors, so it crosses threads without a copy.
     expect(chunked.vectors).toEqual(new Float32Array(expected.flatMap((vector) => Array.from(vector))));
+  });
+
+  it("checks a stored file's known size against the limit without reading it, and says when it is missing", async () => {
+    const path = join(directory, 'gone.md');
+    const tooLarge = await failureOf(
+      extractor.prepareFile({ path, name: 'gone.md', bytes: 2 * 1024 * 1024 }, { maxBytes: 1024 * 1024 }),
+    );
+    expect(tooLarge.message).toBe(
+      'gone.md could not be read: the file is 2.0 MB, more than the limit of 1.0 MB',
+    );
+    const missing = await failureOf(extractor.prepareFile({ path, name: 'gone.md', bytes: 10 }));
+    expect(missing.message).toBe('gone.md could not be read: the stored file is missing');
   });
 
   it('chunks a document made on the main thread, and leaves vectors out without a recipe', async () => {

@@ -25,13 +25,20 @@ export interface PrepareOptions extends ExtractOptions {
   embedder?: EmbedderRecipe | undefined;
 }
 
+/** A file on disk to read, by the name it was uploaded under, and its size when known (which saves a stat). */
+export interface StoredFile {
+  path: string;
+  name: string;
+  bytes?: number;
+}
+
 export interface Extractor {
   /** Reads a file from disk and returns its pages. Runs the parser in a worker thread. */
   extractFile(path: string, fileName: string, options?: ExtractOptions): Promise<ExtractedDocument>;
   /** Same for bytes already in memory (used for URLs that point at files). */
   extractBuffer(bytes: Uint8Array, fileName: string, options?: ExtractOptions): Promise<ExtractedDocument>;
   /** Reads, parses, chunks and (given an embedder) embeds a file in one worker job. */
-  prepareFile(path: string, fileName: string, options?: PrepareOptions): Promise<ChunkedDocument>;
+  prepareFile(file: StoredFile, options?: PrepareOptions): Promise<ChunkedDocument>;
   /** Chunks and embeds a document made on this thread (text, web pages) in a worker job. */
   prepareDocument(
     document: ExtractedDocument,
@@ -65,9 +72,9 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
       checkSize(bytes.length, fileName, options);
       return run({ kind: 'extract', fileName, source: { bytes } }, options);
     },
-    async prepareFile(path, fileName, options = {}) {
-      checkSize(await sizeOf(path, fileName), fileName, options);
-      return run({ kind: 'chunk', fileName, source: { path }, embedder: options.embedder }, options);
+    async prepareFile({ path, name, bytes }, options = {}) {
+      checkSize(bytes ?? (await sizeOf(path, name)), name, options);
+      return run({ kind: 'chunk', fileName: name, source: { path }, embedder: options.embedder }, options);
     },
     prepareDocument(document, name, options = {}) {
       return run(
@@ -128,12 +135,8 @@ export function extractBuffer(
 }
 
 /** Reads, parses, chunks and (given an embedder) embeds a file in one worker job. */
-export function prepareFile(
-  path: string,
-  fileName: string,
-  options?: PrepareOptions,
-): Promise<ChunkedDocument> {
-  return shared.prepareFile(path, fileName, options);
+export function prepareFile(file: StoredFile, options?: PrepareOptions): Promise<ChunkedDocument> {
+  return shared.prepareFile(file, options);
 }
 
 /** Chunks and embeds a document made on this thread (text, web pages) in a worker job. */

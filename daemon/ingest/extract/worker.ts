@@ -120,10 +120,11 @@ async function readStoredFile(path: string, fileName: string): Promise<Uint8Arra
   try {
     return await readFile(path);
   } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw ExtractionError.cannotRead(
       fileName,
       'unreadable',
-      `the stored file cannot be opened (${describe(error)})`,
+      missing ? 'the stored file is missing' : `the stored file cannot be opened (${describe(error)})`,
     );
   }
 }
