@@ -136,6 +136,9 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     const services = await createServices({ store, chunkIndex, embedder, responder, config, clock, logger });
 
     const adminKey = await services.keys.bootstrap();
+    // Before the port answers: a CLI that started this daemon reads the key as soon as it does, and it once
+    // read config.json in the moment between the two.
+    if (adminKey) await updateConfigFile(config.home, { api_key: adminKey });
     await services.deletion.recover();
     const resumed = await services.ingestion.resume();
     await dropOtherChunkTables(store, chunkTableName(embedder.id), logger);
@@ -153,7 +156,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     const address = await listen(server, config.port, config.host);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
-    if (adminKey) await updateConfigFile(config.home, { api_key: adminKey, url });
+    if (adminKey) await updateConfigFile(config.home, { url });
     const stateFile = join(config.home, 'daemon.json');
     await writeFile(
       stateFile,
