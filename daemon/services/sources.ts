@@ -96,7 +96,7 @@ export function createSourceService(deps: {
       await deletion.deleteSources(records);
       throw notFound('application', records[orphan]!.application_id, `${paramPrefix(orphan)}application_id`);
     }
-    for (const record of records) ingestion.enqueue(record.id);
+    ingestion.enqueueAll(records.map((record) => record.id));
     return records;
   }
 

@@ -120,3 +120,30 @@ describe('POST /sources/batch', () => {
     expect(response.headers.get('allow')).toBe('POST');
   });
 });
+
+describe('the order a batch is prepared in', () => {
+  test('the largest source of a batch is prepared first, so a big one does not finish alone at the end', async () => {
+    const oneAtATime = await startTestDaemon({ config: { limits: { ingest_concurrency: 1 } } });
+    try {
+      const application = (await oneAtATime.call('POST', '/applications', { name: 'order' })).body.id;
+      const small = (index: number) => text(`small-${index}`, `Note ${index} about tides.`, application);
+      const big = text('big', 'The tide turns twice a day. '.repeat(20_000), application);
+      const { body } = await oneAtATime.call('POST', '/sources/batch', {
+        sources: [small(1), small(2), small(3), big, small(4)],
+      });
+      const bigId = body[3].id;
+      // One source is prepared at a time: once any has left PENDING, the big one must have too.
+      for (;;) {
+        const sources = (await oneAtATime.call('GET', `/applications/${application}/sources`)).body;
+        const started = sources.filter(
+          (source: { embed_status: string }) => source.embed_status !== 'PENDING',
+        );
+        if (started.length === 0) continue;
+        expect(started.map((source: { id: string }) => source.id)).toContain(bigId);
+        if (started.length === sources.length) break;
+      }
+    } finally {
+      await oneAtATime.close();
+    }
+  });
+});
