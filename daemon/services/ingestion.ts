@@ -244,7 +244,6 @@ export function createIngestion(deps: {
   }
 
   return {
-    enqueue,
     enqueueAll,
 
     cancel(ids: string[]): void {
