@@ -6,7 +6,7 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ListQuery } from '../../src/api/common.ts';
 import type { FileObject, PresignedUpload } from '../../src/api/files.ts';
-import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../../src/api/files.ts';
+import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../../src/api/files.ts';
 import { type Clock, timestamp } from '../clock.ts';
 import { CkbError, forbidden, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -57,9 +57,7 @@ function fileNameFromDisposition(header: string | undefined): string | undefined
 /** Keeps the base name only: a client-chosen name never chooses where bytes are written. */
 function safeFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
-  const printable = base.replace(/[\u0000-\u001f\u007f]/g, '');
-  return printable.trim().slice(0, 255);
+  return withoutControlCharacters(base).trim().slice(0, 255);
 }
 
 /**

@@ -45,3 +45,9 @@ export type SupportedExtension = (typeof SUPPORTED_EXTENSIONS)[number];
 export function isSupportedExtension(extension: string): extension is SupportedExtension {
   return (SUPPORTED_EXTENSIONS as readonly string[]).includes(extension);
 }
+
+/** A name without control characters: how the daemon cleans an upload's name, and the CLI a source's. */
+export function withoutControlCharacters(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
+  return name.replace(/[\u0000-\u001f\u007f]/g, '');
+}

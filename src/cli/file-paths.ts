@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 // The daemon's list is the one that decides; the CLI only refuses early what the daemon would refuse later.
-import { isSupportedExtension, SUPPORTED_EXTENSIONS } from '../api/files.ts';
+import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../api/files.ts';
 import { SOURCE_NAME_MAX_CHARACTERS } from '../api/sources.ts';
 
 /**
@@ -74,11 +74,11 @@ function expandOne(path: string): FilePaths {
  * daemon cleans an upload's name). A path too long for a source name keeps its end, where the file's own name is.
  */
 function nameInFolder(folder: string, file: string): string {
-  const path = relative(dirname(resolve(folder)), resolve(file))
-    .split(sep)
-    .join('/')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
-    .replace(/[\u0000-\u001f\u007f]/g, '');
+  const path = withoutControlCharacters(
+    relative(dirname(resolve(folder)), resolve(file))
+      .split(sep)
+      .join('/'),
+  );
   return path.length <= SOURCE_NAME_MAX_CHARACTERS ? path : `…${path.slice(1 - SOURCE_NAME_MAX_CHARACTERS)}`;
 }
 
