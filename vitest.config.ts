@@ -1,10 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Every test runs on the embedded SQLite (`sqlite`); the tests of the API, the CLI and crashes run again on a
+ * throwaway PostgreSQL server (`postgres`, started by test/support/postgres-setup.ts).
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [
+            'test/daemon/**/*.test.ts',
+            'test/cli/**/*.test.ts',
+            'test/reliability/races.test.ts',
+            'test/reliability/upload-crash.test.ts',
+            'test/reliability/auth-matrix.test.ts',
+          ],
+          env: { CKB_TEST_DATABASE: 'postgres' },
+          globalSetup: ['test/support/postgres-setup.ts'],
+        },
+      },
+    ],
   },
 });

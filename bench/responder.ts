@@ -6,6 +6,7 @@
  *
  *   node bench/responder.ts [--limit N]   (default 1,000 questions spread over every article; 5397 for all)
  */
+
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -18,6 +19,7 @@ import { wordCount } from '../daemon/respond/words.ts';
 import { createRetriever, type Retriever } from '../daemon/retrieve/index.ts';
 import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
+import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
 
 interface SquadQuestion {
   id: string;
@@ -148,18 +150,14 @@ async function buildIndex(directory: string): Promise<BenchIndex> {
   const home = mkdtempSync(join(tmpdir(), 'ckb-bench-responder-'));
   const connection = await connect(home);
   const embedder = await createEmbedder({ cacheDir: join(home, 'cache') });
-  const chunkIndex = await openChunkIndex(connection, embedder);
+  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
   const files = readdirSync(directory)
     .filter((name) => name.endsWith('.md'))
     .sort();
   const records: ChunkRecord[] = files.flatMap((file) =>
-    chunkDocument({ pages: [{ page: 1, text: readFileSync(join(directory, file), 'utf8') }] }).map(
-      (chunk) => ({
-        ...chunk,
-        sourceId: file,
-        applicationId: 'bench',
-        accountId: 'bench',
-      }),
+    benchRecords(
+      chunkDocument({ pages: [{ page: 1, text: readFileSync(join(directory, file), 'utf8') }] }),
+      file,
     ),
   );
   for (let start = 0; start < records.length; start += 2000) {
@@ -172,7 +170,12 @@ async function buildIndex(directory: string): Promise<BenchIndex> {
     embedderId: embedder.id,
     sourceIds: files,
     search: async (query, sourceIds) => {
-      const passages = await retriever.search({ query, sourceIds, limit: passagesPerQuestion });
+      const passages = await retriever.search({
+        query,
+        applicationId: 'bench',
+        liveSources: allLive((id) => sourceIds.includes(id)),
+        limit: passagesPerQuestion,
+      });
       return passages.map((passage, position) => ({
         number: position + 1,
         sourceName: basename(passage.sourceId),

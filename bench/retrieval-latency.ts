@@ -7,6 +7,7 @@ import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
 import { loadQaSet } from './retrieval-data.ts';
+import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const CHUNKS_PER_SOURCE = 100;
@@ -40,15 +41,15 @@ function syntheticChunks(count: number): ChunkRecord[] {
       parts.push(sentences[start]!);
       length += sentences[start]!.split(' ').length;
     }
-    records.push({
-      sourceId: `src_${Math.floor(index / CHUNKS_PER_SOURCE)}`,
-      applicationId: 'bench',
-      accountId: 'bench',
+    const source = Math.floor(index / CHUNKS_PER_SOURCE);
+    const chunk = {
       index: index % CHUNKS_PER_SOURCE,
       page: 1 + Math.floor((index % CHUNKS_PER_SOURCE) / 10),
       text: parts.join(' '),
       headings: [],
-    });
+    };
+    // An application usually owns a share of the table: half of all sources are the searched application's.
+    records.push(...benchRecords([chunk], `src_${source}`, source % 2 === 0 ? 'bench' : 'other'));
   }
   return records;
 }
@@ -63,7 +64,7 @@ async function measure(count: number, queries: string[]) {
   const records = syntheticChunks(count);
   const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-latency-'));
   const connection = await connect(directory);
-  const chunkIndex = await openChunkIndex(connection, embedder);
+  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
   let embedMilliseconds = 0;
   let bytes = 0;
   const buildStarted = performance.now();
@@ -78,21 +79,19 @@ async function measure(count: number, queries: string[]) {
   }
   await chunkIndex.maintain();
   const buildSeconds = (performance.now() - buildStarted) / 1000;
-  const sources = Math.ceil(count / CHUNKS_PER_SOURCE);
-  // An application usually owns a share of the table: half of all sources are in its filter here.
-  const sourceIds = Array.from({ length: Math.ceil(sources / 2) }, (_, index) => `src_${index * 2}`);
+  const sourcesInApplication = Math.ceil(Math.ceil(count / CHUNKS_PER_SOURCE) / 2);
   const retriever = createRetriever({ chunkIndex, embedder });
   const timings = { hybrid: [] as number[], fullText: [] as number[], vector: [] as number[] };
   for (const query of queries) {
     let started = performance.now();
-    await retriever.search({ query, sourceIds, limit: 10 });
+    await retriever.search({ query, applicationId: 'bench', liveSources: allLive(), limit: 10 });
     timings.hybrid.push(performance.now() - started);
     started = performance.now();
-    await chunkIndex.fullTextSearch(query, { sourceIds }, 50);
+    await chunkIndex.fullTextSearch(query, 'bench', 50);
     timings.fullText.push(performance.now() - started);
     started = performance.now();
     const [vector] = await embedder.embed([query], { kind: 'query' });
-    await chunkIndex.vectorSearch(vector!, { sourceIds }, 50);
+    await chunkIndex.vectorSearch(vector!, 'bench', 50);
     timings.vector.push(performance.now() - started);
   }
   await chunkIndex.close();
@@ -101,7 +100,7 @@ async function measure(count: number, queries: string[]) {
   const summary = (samples: number[]) => ({ p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) });
   return {
     chunks: count,
-    sourcesInFilter: sourceIds.length,
+    sourcesInApplication,
     buildSeconds: Math.round(buildSeconds),
     searchMilliseconds: {
       hybrid: summary(timings.hybrid),

@@ -12,6 +12,7 @@ import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/sto
 import { createLangChainPeer } from './peers/langchain.ts';
 import { createMiniSearchPeer } from './peers/minisearch.ts';
 import { loadQaSet, type QaSet, type RankedPassage, type Scores, score } from './retrieval-data.ts';
+import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const resultsFile = resolve(import.meta.dirname, 'results/retrieval.json');
@@ -46,11 +47,11 @@ interface BuiltIndex {
 async function buildIndex(set: QaSet, embedder: Embedder, targetTokens: number, overlapTokens: number) {
   const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-retrieval-'));
   const connection = await connect(directory);
-  const chunkIndex = await openChunkIndex(connection, embedder);
+  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
   const records: ChunkRecord[] = [];
   for (const [documentId, text] of set.documents) {
     for (const chunk of chunkDocument({ pages: [{ page: 1, text }] }, { targetTokens, overlapTokens })) {
-      records.push({ ...chunk, sourceId: documentId, applicationId: 'bench', accountId: 'bench' });
+      records.push(...benchRecords([chunk], documentId));
     }
   }
   for (let start = 0; start < records.length; start += 2000) {
@@ -93,7 +94,6 @@ async function evaluateCkb(
 ): Promise<CkbFigures & { passages: RankedPassage[] }> {
   const built = await buildIndex(set, embedder, targetTokens, overlapTokens);
   const retriever = createRetriever({ chunkIndex: built.chunkIndex, embedder });
-  const filter = { sourceIds: built.sourceIds };
   const rankings = {
     hybrid: [] as RankedPassage[][],
     vector: [] as RankedPassage[][],
@@ -103,9 +103,14 @@ async function evaluateCkb(
   for (const question of set.questions) {
     const [vector] = await embedder.embed([question.text], { kind: 'query' });
     const [textHits, vectorHits, passages] = await Promise.all([
-      built.chunkIndex.fullTextSearch(question.text, filter, CANDIDATES),
-      built.chunkIndex.vectorSearch(vector!, filter, CANDIDATES),
-      retriever.search({ query: question.text, sourceIds: built.sourceIds, limit: 2 * DEPTH }),
+      built.chunkIndex.fullTextSearch(question.text, 'bench', CANDIDATES),
+      built.chunkIndex.vectorSearch(vector!, 'bench', CANDIDATES),
+      retriever.search({
+        query: question.text,
+        applicationId: 'bench',
+        liveSources: allLive(),
+        limit: 2 * DEPTH,
+      }),
     ]);
     rankings.text.push(toRanked(textHits));
     rankings.vector.push(toRanked(vectorHits));

@@ -4,6 +4,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { chunkContextText } from '../daemon/ingest/chunk.ts';
+import type { Chunk } from '../daemon/ingest/types.ts';
+import type { LiveSources } from '../daemon/retrieve/index.ts';
+import type { ChunkRecord } from '../daemon/store/chunk-index.ts';
 
 export interface BenchServer {
   url: string;
@@ -100,3 +104,23 @@ export async function waitIdle(pid: number, limitSeconds = 60): Promise<number> 
   }
   return round(Math.max(0, (performance.now() - started) / 1000 - 2));
 }
+
+/** Chunks for a benchmark's own index: one application, each source at generation 1, as ingestion writes them. */
+export function benchRecords(chunks: Chunk[], sourceId: string, applicationId = 'bench'): ChunkRecord[] {
+  return chunks.map((chunk) => ({
+    ...chunk,
+    sourceId,
+    applicationId,
+    accountId: 'bench',
+    generation: 1,
+    searchText: chunkContextText(chunk),
+  }));
+}
+
+/** Every source a benchmark's index holds is live, at generation 1, named by its id. */
+export function allLive(allowed?: (sourceId: string) => boolean): LiveSources {
+  return async (ids) =>
+    new Map(ids.filter((id) => allowed?.(id) ?? true).map((id) => [id, { name: id, generation: 1 }]));
+}
+
+export const BENCH_INDEX_OPTIONS = { busy: () => false, onRefreshError: () => {} };

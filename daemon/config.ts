@@ -28,6 +28,12 @@ const Limits = z.object({
    * waiting texts in one message, so a deep queue is cheap and makes those messages few (measured with 8 and 32).
    */
   ingest_concurrency: z.number().int().min(1).max(64).default(32),
+  /** Bytes of uploaded files and source text each account may store; 0 turns the limit off. */
+  account_storage_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 1024 ** 3),
   /** Requests per minute per key; 0 turns rate limiting off. */
   rate_limit_per_minute: z.number().int().min(0).default(0),
   extract_timeout_ms: z.number().int().positive().default(60_000),
@@ -41,6 +47,8 @@ export const ConfigFile = z.looseObject({
   api_key: z.string().optional(),
   host: z.string().optional(),
   port: z.number().int().min(0).max(65535).optional(),
+  /** PostgreSQL for the metadata (`postgres://user:password@host:port/database`); else the embedded SQLite. */
+  database_url: z.string().optional(),
   models: z.partialRecord(z.enum(MODEL_NAMES), ProviderModel).optional(),
   embeddings: ProviderModel.partial().optional(),
   limits: Limits.partial().optional(),
@@ -53,6 +61,8 @@ export type ProviderModel = z.infer<typeof ProviderModel>;
 export interface DaemonConfig {
   home: string;
   dataDir: string;
+  /** Where the metadata lives: a PostgreSQL URL, or undefined for the embedded SQLite file in `dataDir`. */
+  databaseUrl: string | undefined;
   host: string;
   port: number;
   limits: z.infer<typeof Limits>;
@@ -64,6 +74,7 @@ export interface DaemonConfig {
 
 export interface DaemonFlags {
   home?: string | undefined;
+  databaseUrl?: string | undefined;
   port?: number | undefined;
   host?: string | undefined;
 }
@@ -92,6 +103,7 @@ export function resolveDaemonConfig(input: {
   return {
     home,
     dataDir: join(home, 'data'),
+    databaseUrl: flags.databaseUrl ?? (env['CKB_DATABASE_URL'] || undefined) ?? file.database_url,
     host,
     port: flags.port ?? envPort ?? file.port ?? DEFAULT_PORT,
     limits: Limits.parse(file.limits ?? {}),

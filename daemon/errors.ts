@@ -26,6 +26,7 @@ export const notFound = (kind: string, id: string, param?: string) =>
   new CkbError('not_found', `${kind} ${id} not found`, { param });
 export const unauthorized = (message: string) => new CkbError('unauthorized', message);
 export const forbidden = (message: string) => new CkbError('forbidden', message);
+export const conflict = (message: string) => new CkbError('conflict', message);
 export const upstreamError = (message: string, cause?: unknown) =>
   new CkbError('upstream_error', message, { cause });
 

@@ -18,7 +18,7 @@ function pooledRandom(): number {
 
 const ulid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'app' | 'src' | 'file' | 'conv' | 'msg' | 'key' | 'acct' | 'chunk';
+export type IdPrefix = 'app' | 'src' | 'file' | 'conv' | 'msg' | 'key' | 'acct' | 'chunk' | 'job' | 'purge';
 
 /** A type prefix and a time-sortable random part, so ids sort by creation time. */
 export function newId(prefix: IdPrefix): string {

@@ -1,25 +1,31 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock, timestamp } from './clock.ts';
 import { type DaemonConfig, readConfigFile, resolveDaemonConfig, updateConfigFile } from './config.ts';
 import { invalidRequest, toErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
+import { filesDirectory } from './services/files.ts';
 import { createServices, type Services } from './services/index.ts';
-import { type ChunkIndex, chunkTableName, openChunkIndex } from './store/chunk-index.ts';
-import { openStore, type Store } from './store/index.ts';
+import { createIngestion, type Ingestion } from './services/ingestion.ts';
+import { type DatabaseLocation, DatabaseStartError } from './store/database.ts';
+import { openStore, type Store, sqlitePath } from './store/index.ts';
 import { VERSION } from './version.ts';
 
 export interface DaemonOptions {
   home: string;
   port?: number | undefined;
   host?: string | undefined;
+  /** A PostgreSQL URL for the metadata; otherwise CKB_DATABASE_URL, config.json, or the embedded SQLite. */
+  databaseUrl?: string | undefined;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   /** Event-stream keep-alive interval; the contract's 15 s unless a test needs it shorter. */
@@ -96,16 +102,15 @@ function runMaintenance(work: () => Promise<void>, logger: Logger): { stop(): Pr
   };
 }
 
-/**
- * Chunks made by an embedder other than the current one are never read again: their sources were queued for
- * re-embedding by `resume`. Dropping the tables keeps them from lingering on disk.
- */
-async function dropOtherChunkTables(store: Store, current: string, logger: Logger): Promise<void> {
-  for (const name of await store.connection.tableNames()) {
-    if (!name.startsWith('chunks_') || name === current) continue;
-    await store.connection.dropTable(name);
-    logger.log('info', 'dropped the chunks of a previous embedder', { table: name });
-  }
+/** Where the metadata lives: PostgreSQL when a URL is configured, else the embedded SQLite file. */
+function databaseLocation(config: DaemonConfig): DatabaseLocation {
+  const url = config.databaseUrl;
+  if (url === undefined) return { kind: 'sqlite', path: sqlitePath(config.dataDir) };
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new DatabaseStartError(
+      'the database URL must be a PostgreSQL URL (postgres://user:password@host:port/database): check --database-url, CKB_DATABASE_URL or database_url in config.json',
+    );
+  return { kind: 'postgres', url };
 }
 
 /** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
@@ -117,31 +122,63 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   process.umask(0o077);
   await mkdir(options.home, { recursive: true, mode: 0o700 });
   const config = resolveDaemonConfig({
-    flags: { home: options.home, port: options.port, host: options.host },
+    flags: { home: options.home, port: options.port, host: options.host, databaseUrl: options.databaseUrl },
     env,
     file: await readConfigFile(options.home),
   });
+  const location = databaseLocation(config);
+  // One daemon per home: it owns the home's logs, pid file and uploaded files (and the embedded database).
   const lock = await acquireLock(config.dataDir);
   const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));
-  const store = await openStore(join(config.dataDir, 'db'));
-  let chunkIndex: ChunkIndex | undefined;
+  let store: Store | undefined;
   try {
     const provider = embedderProvider(config, env);
     const embedder = await createEmbedder({
       ...(provider ? { provider } : {}),
       cacheDir: join(config.home, 'cache'),
     });
-    chunkIndex = await openChunkIndex(store.connection, embedder);
+    let ingestion: Ingestion | undefined;
+    const opened = await openStore({
+      database: location,
+      chunksDir: join(config.dataDir, 'db'),
+      dataDir: config.dataDir,
+      embedder,
+      owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      ingesting: () => ingestion?.busy() ?? false,
+      onBackgroundError: (what, error) => logger.log('warn', `${what} failed`, { error: String(error) }),
+      now: () => timestamp(clock),
+    });
+    store = opened;
+    if (opened.opened.legacy)
+      logger.log('info', 'imported the data of the earlier layout', {
+        ...opened.opened.legacy.imported,
+        retired_to: opened.opened.legacy.retiredTo,
+      });
+    ingestion = createIngestion({
+      store: opened,
+      embedder,
+      config,
+      clock,
+      logger,
+      filesDir: filesDirectory(config.dataDir),
+    });
     const responder = createResponder({ ...(config.models ? { models: config.models } : {}) }, env);
-    const services = await createServices({ store, chunkIndex, embedder, responder, config, clock, logger });
+    const services = await createServices({
+      store: opened,
+      ingestion,
+      embedder,
+      responder,
+      config,
+      clock,
+      logger,
+    });
 
     const adminKey = await services.keys.bootstrap();
     // Before the port answers: a CLI that started this daemon reads the key as soon as it does, and it once
     // read config.json in the moment between the two.
     if (adminKey) await updateConfigFile(config.home, { api_key: adminKey });
-    await services.deletion.recover();
-    const resumed = await services.ingestion.resume();
-    await dropOtherChunkTables(store, chunkTableName(embedder.id), logger);
+    await opened.purges.run();
+    const resumed = await ingestion.resume();
 
     const app = createApp({
       services,
@@ -165,10 +202,18 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         mode: 0o600,
       },
     );
-    logger.log('info', 'daemon started', { url, pid: process.pid, embedder: embedder.id, resumed });
+    logger.log('info', 'daemon started', {
+      url,
+      pid: process.pid,
+      database: opened.database.description,
+      embedder: embedder.id,
+      migrated: opened.opened.migrated,
+      requeued: opened.opened.requeued,
+      resumed,
+    });
     const maintenance = runMaintenance(async () => {
-      await store.maintain();
-      await chunkIndex?.maintain();
+      await opened.purges.run();
+      await opened.chunks.maintain();
     }, logger);
 
     let closing: Promise<void> | undefined;
@@ -180,9 +225,9 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await stopped;
         clearTimeout(force);
-        await services.ingestion.stop();
-        await chunkIndex?.close();
-        await store.close();
+        await ingestion.stop();
+        await opened.purges.run().catch(() => {});
+        await opened.close();
         await rm(stateFile, { force: true });
         logger.log('info', 'daemon stopped');
         await logger.close();
@@ -195,8 +240,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     }
     return { url, config, services, close };
   } catch (error) {
-    await chunkIndex?.close();
-    await store.close();
+    await store?.close();
     await logger.close();
     await lock.release();
     throw error;

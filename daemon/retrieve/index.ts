@@ -1,12 +1,13 @@
 import type { Embedder } from '../ingest/embed/embedder.ts';
 import { contentTerms, isStopWord, words } from '../ingest/embed/words.ts';
-import type { ChunkIndex } from '../store/chunk-index.ts';
+import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from './fusion.ts';
 
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 
 export interface RetrievedPassage {
   sourceId: string;
+  sourceName: string;
   page: number;
   text: string;
   url?: string;
@@ -14,10 +15,15 @@ export interface RetrievedPassage {
   score: number;
 }
 
+/** The sources a search may show, each with its name and the generation of its chunks that searches see. */
+export type LiveSources = (sourceIds: string[]) => Promise<Map<string, { name: string; generation: number }>>;
+
 export interface SearchInput {
   query: string;
-  sourceIds: string[];
+  applicationId: string;
   limit: number;
+  /** Chunks of sources deleted, replaced or not yet completed are in the index too, and are left out. */
+  liveSources: LiveSources;
   signal?: AbortSignal;
 }
 
@@ -33,37 +39,67 @@ export interface RetrieverOptions {
 
 /** Chunks sharing at least this share of their words are one passage shown twice (a re-upload, an overlap). */
 const DUPLICATE_SIMILARITY = 0.9;
+/** When hidden chunks crowd the candidates out, the search runs once more with this many times as many. */
+const WIDER_SEARCH = 4;
 
-/** Hybrid retrieval: LanceDB full-text and vector search over the given sources, fused and deduplicated. */
+/** Hybrid retrieval: LanceDB full-text and vector search in one application, fused and deduplicated. */
 export function createRetriever(
   deps: { chunkIndex: ChunkIndex; embedder: Embedder },
   options: RetrieverOptions = {},
 ): Retriever {
   const fusion = options.fusion ?? DEFAULT_FUSION;
+
+  async function candidatesOf(input: SearchInput, candidates: number) {
+    const [textHits, vectorHits] = await Promise.all([
+      fusion.textWeight > 0
+        ? deps.chunkIndex.fullTextSearch(input.query, input.applicationId, candidates)
+        : [],
+      fusion.textWeight < 1 ? searchByVector(deps, input, candidates) : [],
+    ]);
+    input.signal?.throwIfAborted();
+    const live = await input.liveSources([
+      ...new Set([...textHits, ...vectorHits].map((hit) => hit.sourceId)),
+    ]);
+    const visible = (hit: ChunkHit) => live.get(hit.sourceId)?.generation === hit.generation;
+    const full = textHits.length === candidates || vectorHits.length === candidates;
+    return {
+      textHits: textHits.filter(visible),
+      vectorHits: vectorHits.filter(visible),
+      hidden:
+        textHits.length +
+        vectorHits.length -
+        textHits.filter(visible).length -
+        vectorHits.filter(visible).length,
+      full,
+      names: live,
+    };
+  }
+
   return {
-    search: async ({ query, sourceIds, limit, signal }) => {
-      if (sourceIds.length === 0 || limit <= 0 || query.trim() === '') return [];
-      const candidates = Math.max(options.candidates ?? 50, limit * 2);
-      const filter = { sourceIds };
-      const [textHits, vectorHits] = await Promise.all([
-        fusion.textWeight > 0 ? deps.chunkIndex.fullTextSearch(query, filter, candidates) : [],
-        fusion.textWeight < 1 ? searchByVector(deps, query, filter, candidates, signal) : [],
-      ]);
-      signal?.throwIfAborted();
-      return collapseDuplicates(fuse(textHits, vectorHits, fusion), limit).map(toPassage);
+    search: async (input) => {
+      if (input.limit <= 0 || input.query.trim() === '') return [];
+      const candidates = Math.max(options.candidates ?? 50, input.limit * 2);
+      let found = await candidatesOf(input, candidates);
+      if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
+        found = await candidatesOf(input, candidates * WIDER_SEARCH);
+      return collapseDuplicates(fuse(found.textHits, found.vectorHits, fusion), input.limit).map((hit) =>
+        toPassage(hit, found.names.get(hit.sourceId)?.name ?? hit.sourceId),
+      );
     },
   };
 }
 
 async function searchByVector(
   deps: { chunkIndex: ChunkIndex; embedder: Embedder },
-  query: string,
-  filter: { sourceIds: string[] },
+  input: SearchInput,
   limit: number,
-  signal: AbortSignal | undefined,
 ) {
-  const [vector] = await deps.embedder.embed([query], signal ? { kind: 'query', signal } : { kind: 'query' });
-  return deps.chunkIndex.vectorSearch(vector!, filter, limit);
+  const { signal } = input;
+  const [vector] = await deps.embedder.embed(
+    [input.query],
+    signal ? { kind: 'query', signal } : { kind: 'query' },
+  );
+  return deps.chunkIndex.vectorSearch(vector!, input.applicationId, limit);
 }
 
 /** The best `limit` hits that are not near-copies of a better one; the rest are never compared. */
@@ -85,9 +121,10 @@ function similarity(left: Set<string>, right: Set<string>): number {
   return shared / Math.min(left.size, right.size);
 }
 
-function toPassage(hit: FusedHit): RetrievedPassage {
+function toPassage(hit: FusedHit, sourceName: string): RetrievedPassage {
   const passage: RetrievedPassage = {
     sourceId: hit.sourceId,
+    sourceName,
     page: hit.page,
     text: hit.text,
     score: hit.score,

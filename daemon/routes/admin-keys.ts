@@ -14,8 +14,8 @@ export function adminKeyRoutes(services: Services, options: RouteOptions): Route
     ctx.status = 201;
     ctx.body = await keys.create(body);
   });
-  router.get('/', (ctx) => {
-    ctx.body = keys.list();
+  router.get('/', async (ctx) => {
+    ctx.body = await keys.list();
   });
   router.delete('/:id', async (ctx) => {
     ctx.body = await keys.revoke(callerOf(ctx), ctx.params['id']!);

@@ -11,16 +11,16 @@ export function applicationRoutes(services: Services, options: RouteOptions): Ro
   const router = new Router({ prefix: '/applications' });
   const { applications, sources, conversations, search } = services;
 
-  router.get('/', (ctx) => {
-    ctx.body = applications.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
+  router.get('/', async (ctx) => {
+    ctx.body = await applications.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
   });
   router.post('/', async (ctx) => {
     const body = parseWith(CreateApplicationBody, await options.readBody(ctx));
     ctx.status = 201;
     ctx.body = await applications.create(accountOf(ctx), body);
   });
-  router.get('/:id', (ctx) => {
-    ctx.body = applications.get(accountOf(ctx), ctx.params['id']!);
+  router.get('/:id', async (ctx) => {
+    ctx.body = await applications.get(accountOf(ctx), ctx.params['id']!);
   });
   router.put('/:id', async (ctx) => {
     const body = parseWith(UpdateApplicationBody, await options.readBody(ctx));
@@ -29,15 +29,19 @@ export function applicationRoutes(services: Services, options: RouteOptions): Ro
   router.delete('/:id', async (ctx) => {
     ctx.body = await applications.remove(accountOf(ctx), ctx.params['id']!);
   });
-  router.get('/:id/conversations', (ctx) => {
-    ctx.body = conversations.listForApplication(
+  router.get('/:id/conversations', async (ctx) => {
+    ctx.body = await conversations.listForApplication(
       accountOf(ctx),
       ctx.params['id']!,
       parseWith(ListQuery, ctx.query),
     );
   });
-  router.get('/:id/sources', (ctx) => {
-    ctx.body = sources.listForApplication(accountOf(ctx), ctx.params['id']!, parseWith(ListQuery, ctx.query));
+  router.get('/:id/sources', async (ctx) => {
+    ctx.body = await sources.listForApplication(
+      accountOf(ctx),
+      ctx.params['id']!,
+      parseWith(ListQuery, ctx.query),
+    );
   });
   router.delete('/:id/sources', async (ctx) => {
     ctx.body = await sources.clear(accountOf(ctx), ctx.params['id']!);

@@ -28,7 +28,7 @@ function createRateLimiter(perMinute: number) {
 export function requireKey(keys: KeyService, options: { admin: boolean; ratePerMinute: number }) {
   const limit = createRateLimiter(options.ratePerMinute);
   return async (ctx: Context, next: Next): Promise<void> => {
-    const caller = keys.authenticate(ctx.get('authorization') || undefined);
+    const caller = await keys.authenticate(ctx.get('authorization') || undefined);
     if (options.admin) keys.requireAdmin(caller);
     limit(caller.key.id);
     ctx.state['caller'] = caller;

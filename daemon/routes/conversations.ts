@@ -21,7 +21,7 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
   async function stream(ctx: Context, body: Body, signal: AbortSignal): Promise<void> {
     // A request that is wrong (unknown ids, a mismatch) throws here and answers with a plain HTTP error; once
     // it is accepted the stream opens at once, so pings flow while retrieval and the model's first token wait.
-    const turn = conversations.turn(accountOf(ctx), body, signal);
+    const turn = await conversations.turn(accountOf(ctx), body, signal);
     const events = openEventStream(ctx, options.pingIntervalMs);
     try {
       for await (const event of turn) {
@@ -37,19 +37,19 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     }
   }
 
-  router.get('/', (ctx) => {
-    ctx.body = conversations.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
+  router.get('/', async (ctx) => {
+    ctx.body = await conversations.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
   });
   router.post('/', async (ctx) => {
     const body = parseWith(CreateConversationBody, await options.readBody(ctx));
     const signal = options.abortSignal(ctx);
     if (body.stream) return stream(ctx, body, signal);
-    for await (const event of conversations.turn(accountOf(ctx), body, signal)) {
+    for await (const event of await conversations.turn(accountOf(ctx), body, signal)) {
       if (event.type === 'done') ctx.body = event.reply;
     }
   });
-  router.get('/:id', (ctx) => {
-    ctx.body = conversations.get(accountOf(ctx), ctx.params['id']!);
+  router.get('/:id', async (ctx) => {
+    ctx.body = await conversations.get(accountOf(ctx), ctx.params['id']!);
   });
   router.put('/:id', async (ctx) => {
     const body = parseWith(UpdateConversationBody, await options.readBody(ctx));

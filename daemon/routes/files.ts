@@ -3,7 +3,7 @@ import { ListQuery } from '../../src/api/common.ts';
 import { PresignQuery, UploadQuery } from '../../src/api/files.ts';
 import type { Services } from '../services/index.ts';
 import { parseWith } from '../validate.ts';
-import { accountOf } from './caller.ts';
+import { accountOf, callerOf } from './caller.ts';
 import type { RouteOptions } from './options.ts';
 
 /** Routes that need a key. */
@@ -11,12 +11,15 @@ export function fileRoutes(services: Services, options: RouteOptions): Router {
   const router = new Router({ prefix: '/files' });
   const { files } = services;
 
-  router.get('/', (ctx) => {
-    ctx.body = files.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
+  router.get('/', async (ctx) => {
+    ctx.body = await files.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
   });
   router.get('/presigned-url', (ctx) => {
     const { name } = parseWith(PresignQuery, ctx.query);
-    ctx.body = files.presign(accountOf(ctx), options.baseUrl(ctx), name);
+    ctx.body = files.presign(callerOf(ctx), options.baseUrl(ctx), name);
+  });
+  router.delete('/:id', async (ctx) => {
+    ctx.body = await files.remove(accountOf(ctx), ctx.params['id']!);
   });
   return router;
 }
@@ -31,6 +34,7 @@ export function uploadRoutes(services: Services): Router {
       {
         fileId: ctx.params['id']!,
         accountId: query.account,
+        keyId: query.key,
         expires: query.expires,
         signature: query.signature,
         name: query.name,

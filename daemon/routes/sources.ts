@@ -10,8 +10,8 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
   const router = new Router({ prefix: '/sources' });
   const { sources } = services;
 
-  router.get('/', (ctx) => {
-    ctx.body = sources.list(accountOf(ctx), parseWith(SourcesQuery.extend(ListQuery.shape), ctx.query));
+  router.get('/', async (ctx) => {
+    ctx.body = await sources.list(accountOf(ctx), parseWith(SourcesQuery.extend(ListQuery.shape), ctx.query));
   });
   router.post('/', async (ctx) => {
     const body = parseWith(CreateSourceBody, await options.readBody(ctx));
@@ -23,8 +23,8 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
     ctx.status = 201;
     ctx.body = await sources.createMany(accountOf(ctx), body.sources);
   });
-  router.get('/:id', (ctx) => {
-    ctx.body = sources.get(accountOf(ctx), ctx.params['id']!);
+  router.get('/:id', async (ctx) => {
+    ctx.body = await sources.get(accountOf(ctx), ctx.params['id']!);
   });
   router.delete('/:id', async (ctx) => {
     ctx.body = await sources.remove(accountOf(ctx), ctx.params['id']!);

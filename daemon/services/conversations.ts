@@ -21,9 +21,7 @@ import type {
   ConversationRecord,
   MessageRecord,
 } from '../store/records.ts';
-import { findApplication, isLiveApplication } from './applications.ts';
-import type { Deletion } from './deletion.ts';
-import { newestFirst } from './paging.ts';
+import { findApplication } from './applications.ts';
 import { searchApplication } from './search.ts';
 
 /** How many passages a turn gives the model as context. */
@@ -60,69 +58,52 @@ function replySources(passages: ContextPassage[], used: number[]): ReplySource[]
 
 export type ConversationService = ReturnType<typeof createConversationService>;
 
+function toConversation(record: ConversationRecord, messages: MessageRecord[]): Conversation {
+  return {
+    id: record.id,
+    application_id: record.application_id,
+    messages: messages.map(toMessage),
+    title: record.title,
+    prompt_tokens: record.prompt_tokens,
+    completion_tokens: record.completion_tokens,
+    total_tokens: record.prompt_tokens + record.completion_tokens,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
 export function createConversationService(deps: {
   store: Store;
   clock: Clock;
   retriever: Retriever;
   responder: Responder;
-  deletion: Deletion;
 }) {
-  const { store, clock, retriever, responder, deletion } = deps;
+  const { store, clock, retriever, responder } = deps;
 
-  function find(account: AccountRecord, id: string, param?: string): ConversationRecord {
-    const record = store.conversations.get(id);
-    const application = record && store.applications.get(record.application_id);
-    if (!record || record.account_id !== account.id || !application || application.deleting) {
-      throw notFound('conversation', id, param);
-    }
+  async function find(account: AccountRecord, id: string, param?: string): Promise<ConversationRecord> {
+    const record = await store.conversations.find(account.id, id);
+    if (!record) throw notFound('conversation', id, param);
     return record;
   }
 
-  function messagesOf(conversationId: string): MessageRecord[] {
-    return store.messages.childrenOf(conversationId);
-  }
-
-  function toConversation(record: ConversationRecord, withMessages: boolean): Conversation {
-    const messages = messagesOf(record.id);
-    const replies = messages.filter((message) => message.role === 'assistant');
-    const prompt = replies.reduce((sum, message) => sum + message.prompt_tokens, 0);
-    const completion = replies.reduce((sum, message) => sum + message.completion_tokens, 0);
-    const last = messages.at(-1)?.created_at;
-    return {
-      id: record.id,
-      application_id: record.application_id,
-      messages: withMessages ? messages.map(toMessage) : [],
-      title: record.title,
-      prompt_tokens: prompt,
-      completion_tokens: completion,
-      total_tokens: prompt + completion,
-      created_at: record.created_at,
-      updated_at: last && last > record.updated_at ? last : record.updated_at,
-    };
-  }
-
-  function visible(account: AccountRecord, conversation: ConversationRecord): boolean {
-    const application = store.applications.get(conversation.application_id);
-    return conversation.account_id === account.id && application !== undefined && !application.deleting;
-  }
-
-  function target(account: AccountRecord, body: CreateConversationBody) {
+  async function target(account: AccountRecord, body: CreateConversationBody) {
     if (body.conversation_id) {
-      const conversation = find(account, body.conversation_id, 'conversation_id');
+      const conversation = await find(account, body.conversation_id, 'conversation_id');
       if (body.application_id && body.application_id !== conversation.application_id) {
         throw invalidRequest(
           `conversation ${conversation.id} belongs to application ${conversation.application_id}, not ${body.application_id}`,
           'application_id',
         );
       }
-      return { conversation, application: findApplication(store, account, conversation.application_id) };
+      const application = await findApplication(store, account, conversation.application_id);
+      return { conversation, application };
     }
     if (!body.application_id) {
       throw invalidRequest('application_id is required to start a conversation', 'application_id');
     }
     return {
       conversation: undefined,
-      application: findApplication(store, account, body.application_id, 'application_id'),
+      application: await findApplication(store, account, body.application_id, 'application_id'),
     };
   }
 
@@ -146,7 +127,7 @@ export function createConversationService(deps: {
     }));
   }
 
-  /** Both messages of a turn in one commit, before a new conversation's row: see Deletion.recover. */
+  /** Both messages of a turn and the conversation's totals in one transaction (store/conversations.ts). */
   async function commitTurn(
     account: AccountRecord,
     conversation: ConversationRecord,
@@ -155,8 +136,8 @@ export function createConversationService(deps: {
   ): Promise<void> {
     const now = timestamp(clock);
     const base = { account_id: account.id, conversation_id: conversation.id, created_at: now };
-    await store.messages.put(
-      {
+    await store.conversations.addTurn(conversation, isNew, {
+      question: {
         ...base,
         id: newId('msg'),
         role: 'user',
@@ -165,7 +146,7 @@ export function createConversationService(deps: {
         prompt_tokens: countTokens(turn.question),
         completion_tokens: 0,
       },
-      {
+      answer: {
         ...base,
         id: newId('msg'),
         role: 'assistant',
@@ -174,12 +155,7 @@ export function createConversationService(deps: {
         prompt_tokens: turn.usage.prompt_tokens,
         completion_tokens: turn.usage.completion_tokens,
       },
-    );
-    await store.conversations.put(isNew ? conversation : { ...conversation, updated_at: now });
-    if (!isLiveApplication(store, conversation.application_id)) {
-      await deletion.deleteConversation(conversation.id);
-      throw notFound('application', conversation.application_id, 'application_id');
-    }
+    });
   }
 
   async function* generate(
@@ -190,7 +166,7 @@ export function createConversationService(deps: {
   ): AsyncGenerator<TurnEvent> {
     const { conversation, application } = resolved;
     const history: HistoryMessage[] = conversation
-      ? messagesOf(conversation.id).map(({ role, content }) => ({ role, content }))
+      ? (await store.conversations.messages(conversation.id)).map(({ role, content }) => ({ role, content }))
       : [];
     const passages = await retrieve(application, retrievalQuery(history, body.message), signal);
     const request = {
@@ -214,11 +190,14 @@ export function createConversationService(deps: {
     const usage = finish?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     const sources = replySources(passages, finish?.usedPassages ?? passages.map((passage) => passage.number));
     const now = timestamp(clock);
-    const record = conversation ?? {
+    const record: ConversationRecord = conversation ?? {
       id: newId('conv'),
       account_id: account.id,
       application_id: application.id,
       title: await responder.title({ model: application.model, message: body.message, passages }, { signal }),
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      message_count: 0,
       created_at: now,
       updated_at: now,
     };
@@ -243,43 +222,49 @@ export function createConversationService(deps: {
   return {
     /**
      * One turn: retrieve, reply (streamed as deltas), then commit the question and the reply together. An
-     * aborted or failed turn commits nothing. The request is checked before this returns (unknown ids and
-     * mismatches throw here, at once); what fails later arrives through the events, provider failures as
+     * aborted or failed turn commits nothing. The request is checked before this resolves (unknown ids and
+     * mismatches throw here); what fails later arrives through the events, provider failures as
      * `upstream_error`.
      */
-    turn(
+    async turn(
       account: AccountRecord,
       body: CreateConversationBody,
       signal: AbortSignal,
-    ): AsyncGenerator<TurnEvent> {
-      return mapUpstreamErrors(generate(account, body, target(account, body), signal));
+    ): Promise<AsyncGenerator<TurnEvent>> {
+      return mapUpstreamErrors(generate(account, body, await target(account, body), signal));
     },
 
-    list(account: AccountRecord, query: ListQuery): Conversation[] {
-      const records = store.conversations.filter((conversation) => visible(account, conversation));
-      return newestFirst(records, query).map((record) => toConversation(record, false));
+    async list(account: AccountRecord, query: ListQuery): Promise<Conversation[]> {
+      const records = await store.conversations.list(account.id, undefined, query);
+      return records.map((record) => toConversation(record, []));
     },
 
-    listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Conversation[] {
-      const application = findApplication(store, account, applicationId);
-      const records = store.conversations.childrenOf(application.id);
-      return newestFirst(records, query).map((record) => toConversation(record, false));
+    async listForApplication(
+      account: AccountRecord,
+      applicationId: string,
+      query: ListQuery,
+    ): Promise<Conversation[]> {
+      const application = await findApplication(store, account, applicationId);
+      const records = await store.conversations.list(account.id, application.id, query);
+      return records.map((record) => toConversation(record, []));
     },
 
-    get(account: AccountRecord, id: string): Conversation {
-      return toConversation(find(account, id), true);
+    async get(account: AccountRecord, id: string): Promise<Conversation> {
+      const record = await find(account, id);
+      return toConversation(record, await store.conversations.messages(record.id));
     },
 
     async update(account: AccountRecord, id: string, body: UpdateConversationBody): Promise<Conversation> {
-      const current = find(account, id);
       const record =
-        body.title === undefined ? current : { ...current, title: body.title, updated_at: timestamp(clock) };
-      if (record !== current) await store.conversations.put(record);
-      return toConversation(record, true);
+        body.title === undefined
+          ? await find(account, id)
+          : await store.conversations.rename(account.id, id, body.title, timestamp(clock));
+      if (!record) throw notFound('conversation', id);
+      return toConversation(record, await store.conversations.messages(record.id));
     },
 
     async remove(account: AccountRecord, id: string): Promise<{ id: string; deleted: true }> {
-      await deletion.deleteConversation(find(account, id).id);
+      if (!(await store.conversations.delete(account.id, id))) throw notFound('conversation', id);
       return { id, deleted: true };
     },
   };

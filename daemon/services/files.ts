@@ -1,6 +1,13 @@
-import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,7 +19,8 @@ import { CkbError, forbidden, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord, FileRecord } from '../store/records.ts';
-import { newestFirst } from './paging.ts';
+import type { Caller, KeyService } from './keys.ts';
+import { exceeded, type StorageQuota } from './storage-quota.ts';
 
 export const PRESIGNED_URL_LIFETIME_SECONDS = 15 * 60;
 
@@ -20,25 +28,34 @@ export function toFileObject(record: FileRecord): FileObject {
   return { id: record.id, name: record.name, uploaded_at: record.uploaded_at, bytes: record.bytes };
 }
 
+/** Where uploaded files are kept. */
+export function filesDirectory(dataDir: string): string {
+  return join(dataDir, 'files');
+}
+
 /** Where an uploaded file's bytes live; the extension is kept so extractors can tell the format. */
 export function storedFilePath(filesDir: string, record: Pick<FileRecord, 'id' | 'name'>): string {
   return join(filesDir, `${record.id}${extname(record.name).toLowerCase()}`);
 }
 
-async function loadSecret(dataDir: string): Promise<Buffer> {
-  const path = join(dataDir, 'upload-secret');
-  try {
-    return await readFile(path);
-  } catch {
-    const secret = randomBytes(32);
-    await writeFile(path, secret, { mode: 0o600, flag: 'wx' }).catch(() => {});
-    return readFile(path);
-  }
+/**
+ * The key that signs upload addresses, kept in the database so every process that shares it accepts the
+ * others' addresses. A data directory from before kept it in `data/upload-secret`; its addresses stay valid.
+ */
+async function loadSecret(store: Store, dataDir: string): Promise<KeyObject> {
+  const earlier = await readFile(join(dataDir, 'upload-secret')).catch(() => undefined);
+  const hex = await store.settings.getOrCreate('upload_secret', () =>
+    (earlier ?? randomBytes(32)).toString('hex'),
+  );
+  // Made a key object once: given as bytes, the secret was imported again on every signature, which cost
+  // more than the HMAC itself.
+  return createSecretKey(Buffer.from(hex, 'hex'));
 }
 
 export interface UploadRequest {
   fileId: string;
   accountId: string;
+  keyId: string;
   expires: number;
   signature: string;
   name: string | undefined;
@@ -61,13 +78,14 @@ function safeFileName(name: string): string {
 }
 
 /**
- * Bytes a crash left behind, removed at start while no upload can be running: a partial upload (`.part`), or a
- * file whose record never committed. Nothing else would ever delete them.
+ * Bytes a crash left behind, removed at start while no upload can be running (the home's files are this
+ * daemon's alone): a partial upload (`.part`), or a file whose record never committed.
  */
 async function removeLeftovers(filesDir: string, store: Store): Promise<void> {
+  const known = await store.files.allIds();
   for (const name of await readdir(filesDir)) {
     const id = name.split('.')[0] ?? '';
-    if (name.endsWith('.part') || !store.files.get(id)) await rm(join(filesDir, name), { force: true });
+    if (name.endsWith('.part') || !known.has(id)) await rm(join(filesDir, name), { force: true });
   }
 }
 
@@ -76,26 +94,28 @@ export type FileService = Awaited<ReturnType<typeof createFileService>>;
 export async function createFileService(deps: {
   store: Store;
   clock: Clock;
+  keys: KeyService;
+  quota: StorageQuota;
   dataDir: string;
   uploadLimitBytes: number;
 }) {
-  const { store, clock, dataDir, uploadLimitBytes } = deps;
-  const filesDir = join(dataDir, 'files');
+  const { store, clock, keys, quota, dataDir, uploadLimitBytes } = deps;
+  const filesDir = filesDirectory(dataDir);
   await mkdir(filesDir, { recursive: true, mode: 0o700 });
   await removeLeftovers(filesDir, store);
-  // Made a key object once: given as bytes, the secret was imported again on every signature, which cost
-  // more than the HMAC itself.
-  const secret = createSecretKey(await loadSecret(dataDir));
+  const secret = await loadSecret(store, dataDir);
   const uploading = new Set<string>();
 
-  /** The signature binds the id to its account, expiry and name, so none of them can be changed. */
-  function sign(fileId: string, accountId: string, expires: number, name: string): string {
-    return createHmac('sha256', secret).update(`${fileId}\n${accountId}\n${expires}\n${name}`).digest('hex');
+  /** The signature binds the id to its account, key, expiry and name, so none of them can be changed. */
+  function sign(fileId: string, accountId: string, keyId: string, expires: number, name: string): string {
+    return createHmac('sha256', secret)
+      .update(`${fileId}\n${accountId}\n${keyId}\n${expires}\n${name}`)
+      .digest('hex');
   }
 
-  function checkSignature(request: UploadRequest): void {
+  async function checkAddress(request: UploadRequest): Promise<void> {
     const expected = Buffer.from(
-      sign(request.fileId, request.accountId, request.expires, request.name ?? ''),
+      sign(request.fileId, request.accountId, request.keyId, request.expires, request.name ?? ''),
       'hex',
     );
     const given = Buffer.from(request.signature, 'hex');
@@ -105,8 +125,13 @@ export async function createFileService(deps: {
     if (request.expires * 1000 < clock.now().getTime()) {
       throw forbidden('the upload address has expired: ask for a new one with GET /files/presigned-url');
     }
-    if (store.files.get(request.fileId) || uploading.has(request.fileId)) {
+    if (uploading.has(request.fileId) || (await store.files.exists(request.fileId))) {
       throw forbidden('the upload address was already used: ask for a new one with GET /files/presigned-url');
+    }
+    if (!(await keys.isActive(request.keyId))) {
+      throw forbidden(
+        'the key that asked for this upload address was revoked: ask for a new one with a valid key',
+      );
     }
   }
 
@@ -136,8 +161,12 @@ export async function createFileService(deps: {
     );
   }
 
+  /** Streams the body to a `.part` file, renamed into place once every byte is there. */
   async function receive(request: UploadRequest, name: string): Promise<FileRecord> {
     if (request.contentLength !== undefined && request.contentLength > uploadLimitBytes) throw tooLarge();
+    const room = await quota.remaining(request.accountId);
+    const overQuota = () => exceeded(quota.limitBytes);
+    if (request.contentLength !== undefined && request.contentLength > room) throw overQuota();
     const record = { id: request.fileId, account_id: request.accountId, name };
     const path = storedFilePath(filesDir, record);
     const temporary = `${path}.part`;
@@ -147,6 +176,7 @@ export async function createFileService(deps: {
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (bytes > uploadLimitBytes) return callback(tooLarge());
+        if (bytes > room) return callback(overQuota());
         hash.update(chunk);
         callback(null, chunk);
       },
@@ -164,14 +194,16 @@ export async function createFileService(deps: {
   return {
     filesDir,
 
-    presign(account: AccountRecord, baseUrl: string, name: string | undefined): PresignedUpload {
+    presign(caller: Caller, baseUrl: string, name: string | undefined): PresignedUpload {
       if (name !== undefined) checkedName(name);
       const fileId = newId('file');
       const expires = Math.floor(clock.now().getTime() / 1000) + PRESIGNED_URL_LIFETIME_SECONDS;
+      const { account, key } = caller;
       const query = new URLSearchParams({
         account: account.id,
+        key: key.id,
         expires: String(expires),
-        signature: sign(fileId, account.id, expires, name ?? ''),
+        signature: sign(fileId, account.id, key.id, expires, name ?? ''),
       });
       if (name !== undefined) query.set('name', name);
       return { file_id: fileId, presigned_url: `${baseUrl}/files/upload/${fileId}?${query}` };
@@ -179,29 +211,39 @@ export async function createFileService(deps: {
 
     /** Streams the body to disk; the file exists (and the address is spent) only once every byte is written. */
     async upload(request: UploadRequest, disposition: string | undefined): Promise<FileObject> {
-      checkSignature(request);
+      await checkAddress(request);
       const name = checkedName(request.name ?? request.headerName ?? fileNameFromDisposition(disposition));
       uploading.add(request.fileId);
       try {
         const record = await receive(request, name);
-        await store.files.put(record);
+        try {
+          await store.files.insert(record);
+        } catch (error) {
+          await rm(storedFilePath(filesDir, record), { force: true });
+          throw error;
+        }
         return toFileObject(record);
       } finally {
         uploading.delete(request.fileId);
       }
     },
 
-    list(account: AccountRecord, query: ListQuery): FileObject[] {
-      return newestFirst(
-        store.files.filter((file) => file.account_id === account.id),
-        query,
-      ).map(toFileObject);
+    async list(account: AccountRecord, query: ListQuery): Promise<FileObject[]> {
+      return (await store.files.list(account.id, query)).map(toFileObject);
     },
 
-    find(account: AccountRecord, id: string, param?: string): FileRecord {
-      const record = store.files.get(id);
-      if (!record || record.account_id !== account.id) throw notFound('file', id, param);
+    async find(account: AccountRecord, id: string, param?: string): Promise<FileRecord> {
+      const record = await store.files.find(account.id, id);
+      if (!record) throw notFound('file', id, param);
       return record;
+    },
+
+    /** Deletes a file no source uses (409 naming those that do), then its bytes. */
+    async remove(account: AccountRecord, id: string): Promise<{ id: string; deleted: true }> {
+      const record = await this.find(account, id);
+      if (!(await store.files.delete(account.id, id))) throw notFound('file', id);
+      await rm(storedFilePath(filesDir, record), { force: true });
+      return { id, deleted: true };
     },
   };
 }

@@ -4,20 +4,19 @@ import type { Embedder } from '../ingest/embed/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Responder } from '../respond/types.ts';
 import { createRetriever } from '../retrieve/index.ts';
-import type { ChunkIndex } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import { createApplicationService } from './applications.ts';
 import { createConversationService } from './conversations.ts';
-import { createDeletion } from './deletion.ts';
 import { createFileService } from './files.ts';
-import { createIngestion } from './ingestion.ts';
+import type { Ingestion } from './ingestion.ts';
 import { createKeyService } from './keys.ts';
 import { createSearchService } from './search.ts';
 import { createSourceService } from './sources.ts';
+import { createStorageQuota } from './storage-quota.ts';
 
 export interface ServiceDependencies {
   store: Store;
-  chunkIndex: ChunkIndex;
+  ingestion: Ingestion;
   embedder: Embedder;
   responder: Responder;
   config: DaemonConfig;
@@ -28,32 +27,25 @@ export interface ServiceDependencies {
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
 export async function createServices(deps: ServiceDependencies) {
-  const { store, chunkIndex, embedder, responder, config, clock, logger } = deps;
+  const { store, ingestion, embedder, responder, config, clock } = deps;
+  const keys = createKeyService({ store, clock });
+  const quota = createStorageQuota({ store, limitBytes: config.limits.account_storage_bytes });
   const files = await createFileService({
     store,
     clock,
+    keys,
+    quota,
     dataDir: config.dataDir,
     uploadLimitBytes: config.limits.upload_bytes,
   });
-  const ingestion = createIngestion({
-    store,
-    chunkIndex,
-    embedder,
-    config,
-    clock,
-    logger,
-    filesDir: files.filesDir,
-  });
-  const deletion = createDeletion({ store, chunkIndex, cancelIngestion: ingestion.cancel, logger });
-  const retriever = createRetriever({ chunkIndex, embedder });
+  const retriever = createRetriever({ chunkIndex: store.chunks, embedder });
   return {
-    keys: createKeyService({ store, clock }),
-    applications: createApplicationService({ store, clock, deletion }),
-    sources: createSourceService({ store, clock, chunkIndex, files, ingestion, deletion }),
+    keys,
+    applications: createApplicationService({ store, clock, ingestion }),
+    sources: createSourceService({ store, clock, files, ingestion, quota }),
     files,
-    conversations: createConversationService({ store, clock, retriever, responder, deletion }),
+    conversations: createConversationService({ store, clock, retriever, responder }),
     search: createSearchService({ store, retriever }),
     ingestion,
-    deletion,
   };
 }

@@ -1,23 +1,32 @@
-import PQueue from 'p-queue';
 import { type Clock, timestamp } from '../clock.ts';
 import type { DaemonConfig } from '../config.ts';
+import { chunkContextText } from '../ingest/chunk.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
 import type { Logger } from '../logger.ts';
-import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
-import type { SourceRecord } from '../store/records.ts';
+import type { ClaimedJob } from '../store/jobs.ts';
+import type { Lane } from '../store/schema.ts';
 import { storedFilePath } from './files.ts';
-import { createCommitGroups, createRowBudget } from './staged-chunks.ts';
+import { createRowBudget } from './row-budget.ts';
 
+/** A job's lease lasts this long without a heartbeat; a process that dies leaves its jobs for this long. */
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
 /**
  * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
  * preparing more sources waits, so a slow disk cannot let them pile up without bound.
  */
 const MAX_ROWS_AWAITING_COMMIT = 32_000;
-
 /** Web sources prepared at once, whatever `ingest_concurrency` allows: each may be a crawl of many pages. */
 const MAX_WEB_SOURCES_AT_ONCE = 8;
+/** Jobs leased ahead of the ones running, so a claim (a durable commit) serves many sources. */
+const CLAIM_AHEAD = 1;
+/** Attempts of a source that fails for a reason of ours (not the source's), and the waits between them. */
+const MAX_ATTEMPTS = 3;
+const RETRY_DELAYS_MS = [5_000, 30_000];
+/** How often a process that shares its database looks for jobs others added. */
+const POLL_MS = 1_000;
 
 /** A source that cannot be ingested for a reason the user can act on. */
 class IngestionError extends Error {}
@@ -36,252 +45,328 @@ function userMessage(error: unknown): string | undefined {
   return USER_FACING_ERRORS.includes(error.constructor.name) ? error.message : undefined;
 }
 
-export type Ingestion = ReturnType<typeof createIngestion>;
-
-/** A source whose chunks are ready to store, as the source record read when it was prepared. */
-interface Staged {
-  source: SourceRecord;
-  prepared: PreparedSource;
+interface Running {
+  job: ClaimedJob;
+  controller: AbortController;
+  done: Promise<void>;
 }
 
+interface LaneState {
+  concurrency: number;
+  running: Map<string, Running>;
+  /** Leased, not yet started: largest first. */
+  backlog: ClaimedJob[];
+  claiming: boolean;
+  /** Set when a claim found nothing: the next claim waits for a wake-up, a retry's time or a poll. */
+  drained: boolean;
+  /** A wake-up came while a claim ran: the jobs it announced may have been committed after the claim read. */
+  wokenWhileClaiming: boolean;
+}
+
+export type Ingestion = ReturnType<typeof createIngestion>;
+
 /**
- * Runs sources from PENDING to COMPLETED or FAILED in two stages. The first, in a bounded lane, does the CPU
- * and network work; the second, outside the lanes, waits for the chunks' commit, so one commit takes the chunks
- * of every source prepared meanwhile. A source is written COMPLETED only after all its chunks are committed,
- * and `resume` removes the chunks of interrupted runs before they run again, so a crash at any moment
- * converges to the chunks an uninterrupted run gives.
+ * Runs the ingestion queue (store/jobs.ts): leases jobs, prepares their sources (extract, chunk, embed: CPU and
+ * network work, in two lanes), and hands the chunks to the store, which makes them live in the transaction that
+ * marks the source COMPLETED. Every step after the lease is fenced by it, so a source deleted or replaced
+ * meanwhile, or a lease another process took over, changes nothing; a killed process's jobs are leased again.
  */
 export function createIngestion(deps: {
   store: Store;
-  chunkIndex: ChunkIndex;
   embedder: Embedder;
   config: DaemonConfig;
   clock: Clock;
   logger: Logger;
   filesDir: string;
 }) {
-  const { store, chunkIndex, embedder, config, clock, logger, filesDir } = deps;
-  // Web sources wait on other servers, a slow one for the whole fetch time limit; a lane of their own keeps a
-  // few slow sites from holding up every text and uploaded file behind them. A crawl holds its pages in memory
-  // until they are chunked, so fewer of them run at once.
-  const lanes = {
-    local: new PQueue({ concurrency: config.limits.ingest_concurrency }),
-    web: new PQueue({ concurrency: Math.min(config.limits.ingest_concurrency, MAX_WEB_SOURCES_AT_ONCE) }),
+  const { store, embedder, config, clock, logger, filesDir } = deps;
+  const { jobs } = store;
+  const lanes: Record<Lane, LaneState> = {
+    local: newLane(config.limits.ingest_concurrency),
+    web: newLane(Math.min(config.limits.ingest_concurrency, MAX_WEB_SOURCES_AT_ONCE)),
   };
   const rowsAwaitingCommit = createRowBudget(MAX_ROWS_AWAITING_COMMIT);
-  const commitGroups = createCommitGroups(
-    chunkIndex,
-    () => lanes.local.size + lanes.local.pending + lanes.web.size + lanes.web.pending > 0,
-    logger,
-  );
-  const running = new Map<string, AbortController>();
-  /** Every job from enqueue to its last write, including those `cancel` already aborted. */
-  const jobs = new Set<Promise<void>>();
+  const othersAddJobs = store.database.kind === 'postgres';
   let stopping = false;
+  let fillScheduled = false;
+  let nextLook: NodeJS.Timeout | undefined;
+  const heartbeat = setInterval(() => void renewLeases(), HEARTBEAT_MS);
+  heartbeat.unref();
 
-  function laneOf(id: string): PQueue {
-    const source = store.sources.get(id);
-    const local =
-      source?.type === 'text' || (source?.type === 'file' && !String(source.content).startsWith('http'));
-    return local ? lanes.local : lanes.web;
+  function newLane(concurrency: number): LaneState {
+    return {
+      concurrency,
+      running: new Map(),
+      backlog: [],
+      claiming: false,
+      drained: false,
+      wokenWhileClaiming: false,
+    };
   }
 
-  function current(id: string): SourceRecord | undefined {
-    const source = store.sources.get(id);
-    return source && !source.deleting ? source : undefined;
+  function wake(): void {
+    for (const lane of Object.values(lanes)) {
+      lane.drained = false;
+      if (lane.claiming) lane.wokenWhileClaiming = true;
+    }
+    scheduleFill();
   }
 
-  async function update(id: string, changes: Partial<SourceRecord>): Promise<void> {
-    const source = current(id);
-    if (source) await store.sources.patch([id], { ...changes, updated_at: timestamp(clock) });
+  function scheduleFill(): void {
+    if (stopping || fillScheduled) return;
+    fillScheduled = true;
+    setImmediate(() => {
+      fillScheduled = false;
+      for (const [name, lane] of Object.entries(lanes) as [Lane, LaneState][]) void fill(name, lane);
+    });
   }
 
-  function inputOf(source: SourceRecord): SourceInput {
-    const { content } = source;
+  /** Starts what the backlog holds while the lane has room, and claims more when it runs low. */
+  async function fill(name: Lane, lane: LaneState): Promise<void> {
+    while (!stopping && lane.running.size < lane.concurrency && lane.backlog.length > 0)
+      start(lane, lane.backlog.shift()!);
+    const wanted = (1 + CLAIM_AHEAD) * lane.concurrency - lane.running.size - lane.backlog.length;
+    if (stopping || lane.claiming || lane.drained || wanted < lane.concurrency / 2) return;
+    lane.claiming = true;
+    lane.wokenWhileClaiming = false;
+    try {
+      const claimed = await jobs.claim(name, wanted, clock.now().getTime(), LEASE_MS, timestamp(clock));
+      if (claimed.length === 0) {
+        lane.drained = !lane.wokenWhileClaiming;
+        if (!lane.drained) return scheduleFill();
+        await lookAgainLater(name);
+        return;
+      }
+      lane.backlog.push(...claimed.sort((left, right) => right.size - left.size));
+      if (stopping) return;
+    } catch (error) {
+      logger.log('warn', 'claiming ingestion jobs failed', { error: String(error) });
+      lane.drained = true;
+      scheduleLook(POLL_MS);
+      return;
+    } finally {
+      lane.claiming = false;
+    }
+    await fill(name, lane);
+  }
+
+  /** When no job is ready: look again when the next retry is due, and now and then if others add jobs. */
+  async function lookAgainLater(name: Lane): Promise<void> {
+    const next = await jobs.nextRunAt(name);
+    const untilNext = next === undefined ? Number.POSITIVE_INFINITY : next - clock.now().getTime();
+    const wait = Math.min(untilNext, othersAddJobs ? POLL_MS : Number.POSITIVE_INFINITY);
+    if (Number.isFinite(wait)) scheduleLook(Math.max(0, wait));
+  }
+
+  function scheduleLook(ms: number): void {
+    if (stopping) return;
+    clearTimeout(nextLook);
+    nextLook = setTimeout(wake, ms);
+    nextLook.unref();
+  }
+
+  function start(lane: LaneState, job: ClaimedJob): void {
+    const controller = new AbortController();
+    const done = run(job, controller.signal).finally(() => {
+      lane.running.delete(job.source.id);
+      scheduleFill();
+    });
+    lane.running.set(job.source.id, { job, controller, done });
+  }
+
+  function inputOf(job: ClaimedJob): Promise<SourceInput> | SourceInput {
+    const { source } = job;
+    const content = source.content;
     if (source.type === 'text') return { kind: 'text', text: String(content) };
     if (source.type === 'urls') return { kind: 'urls', urls: content as string[] };
     if (source.type === 'website') return { kind: 'website', url: String(content) };
     if (source.type === 'url' || String(content).startsWith('http'))
       return { kind: 'url', url: String(content) };
-    const file = store.files.get(String(content));
-    if (!file)
-      throw new IngestionError(`file ${content} no longer exists; upload it again and add a new source`);
-    return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name, bytes: file.bytes };
+    return store.files.find(source.account_id, String(content)).then((file) => {
+      if (!file)
+        throw new IngestionError(`file ${content} no longer exists; upload it again and add a new source`);
+      return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name, bytes: file.bytes };
+    });
   }
 
-  /** Stage one, in a lane: ends once the chunks and vectors are ready and there is room for them to wait. */
-  async function prepare(id: string, signal: AbortSignal): Promise<Staged | undefined> {
-    signal.throwIfAborted();
-    const source = current(id);
-    if (!source) return undefined;
-    // Not committed: after a restart the source is PENDING again and resumes just the same.
-    store.sources.setTransient({
-      ...source,
-      embed_status: 'PROCESSING',
-      embed_status_message: '',
-      updated_at: timestamp(clock),
-    });
-    const prepared = await prepareSource(inputOf(source), {
+  async function prepare(job: ClaimedJob, signal: AbortSignal): Promise<PreparedSource> {
+    const prepared = await prepareSource(await inputOf(job), {
       fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
       extractTimeoutMs: config.limits.extract_timeout_ms,
       crawlMaxPages: config.limits.crawl_max_pages,
       crawlMaxDepth: config.limits.crawl_max_depth,
       embedder,
-      name: source.name,
+      name: job.source.name,
       signal,
     });
-    if (prepared.chunks.length === 0) throw new IngestionError(`${source.name} contains no text to index`);
-    await rowsAwaitingCommit.reserve(prepared.chunks.length);
-    return { source, prepared };
+    if (prepared.chunks.length === 0)
+      throw new IngestionError(`${job.source.name} contains no text to index`);
+    return prepared;
   }
 
-  /**
-   * Stage two, outside the lanes. A source cancelled before its chunks are queued (while it waited for room or
-   * for its group) must not add them: the delete that cancelled it is already queued and would miss them.
-   */
-  async function commit({ source, prepared }: Staged, signal: AbortSignal): Promise<void> {
+  async function run(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+    const { source, generation } = job;
+    let committing = false;
     try {
-      signal.throwIfAborted();
-      const records: ChunkRecord[] = prepared.chunks.map((chunk) => ({
-        ...chunk,
-        sourceId: source.id,
-        applicationId: source.application_id,
-        accountId: source.account_id,
-      }));
-      await commitGroups.commit(records, prepared.vectors, signal);
-    } finally {
-      rowsAwaitingCommit.release(prepared.chunks.length);
-    }
-  }
-
-  async function ingest(id: string, signal: AbortSignal): Promise<void> {
-    const source = current(id);
-    if (!source) return;
-    try {
-      const staged = await laneOf(id)
-        .add(() => prepare(id, signal))
-        .catch((error: unknown) => {
-          commitGroups.preparationEnded();
-          throw error;
+      const prepared = await prepare(job, signal);
+      await rowsAwaitingCommit.reserve(prepared.chunks.length);
+      try {
+        signal.throwIfAborted();
+        committing = true;
+        await store.chunkCommits.commit({
+          completion: {
+            sourceId: source.id,
+            generation,
+            replaces: job.replaces,
+            chunks: prepared.chunks.length,
+            pages: prepared.pages,
+            characters: prepared.characters,
+            embedder: embedder.id,
+            message: prepared.warnings.length
+              ? `some pages were skipped: ${prepared.warnings.join('; ')}`
+              : '',
+          },
+          records: prepared.chunks.map((chunk) => ({
+            ...chunk,
+            sourceId: source.id,
+            applicationId: source.application_id,
+            accountId: source.account_id,
+            generation,
+            searchText: chunkContextText(chunk),
+          })),
+          vectors: prepared.vectors,
         });
-      if (!staged) {
-        commitGroups.preparationEnded();
-        return;
+      } finally {
+        rowsAwaitingCommit.release(prepared.chunks.length);
       }
-      await commit(staged, signal);
-      signal.throwIfAborted();
-      const { prepared } = staged;
-      await update(id, {
-        embed_status: 'COMPLETED',
-        embed_status_message: prepared.warnings.length
-          ? `some pages were skipped: ${prepared.warnings.join('; ')}`
-          : '',
-        chunks: prepared.chunks.length,
-        pages: prepared.pages,
-        characters: prepared.characters,
-        embedder: embedder.id,
-      });
     } catch (error) {
+      // Cancelled: the source was deleted, or the daemon is stopping and hands the job back.
       if (signal.aborted) return;
-      await fail(source, error);
+      await end(job, error, committing).catch((failure: unknown) =>
+        logger.log('error', 'ending an ingestion attempt failed', {
+          source_id: source.id,
+          error: String(failure),
+        }),
+      );
     }
   }
 
-  async function fail(source: SourceRecord, error: unknown): Promise<void> {
+  /** A source's own problem fails it at once; ours is tried again later, a few times. */
+  async function end(job: ClaimedJob, error: unknown, committing: boolean): Promise<void> {
+    const { source, generation } = job;
+    const attempt = { sourceId: source.id, generation };
     const message = userMessage(error);
+    // The chunks may be in LanceDB although their source could not be completed; they are never shown.
+    if (committing)
+      await store.chunks.delete([
+        { sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 },
+      ]);
+    if (!message && job.attempts < MAX_ATTEMPTS) {
+      const delay = RETRY_DELAYS_MS[job.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
+      logger.log('warn', 'ingestion attempt failed; it will be retried', {
+        source_id: source.id,
+        attempt: job.attempts,
+        retry_in_ms: delay,
+        error: String(error),
+      });
+      await jobs.retryLater(attempt, String(error), clock.now().getTime() + delay, timestamp(clock));
+      scheduleLook(delay);
+      return;
+    }
     if (!message)
       logger.log('error', 'ingestion failed', {
         source_id: source.id,
         error: String(error),
         stack: (error as Error).stack,
       });
-    await chunkIndex.deleteBySources([source.id]);
-    await update(source.id, {
-      embed_status: 'FAILED',
-      embed_status_message:
-        message ?? `${source.name} could not be processed because of an internal error; see the daemon log`,
-      chunks: 0,
-    });
+    await jobs.fail(
+      attempt,
+      message ?? `${source.name} could not be processed because of an internal error; see the daemon log`,
+      timestamp(clock),
+    );
   }
 
-  function enqueue(id: string): void {
-    if (stopping || running.has(id)) return;
-    const controller = new AbortController();
-    running.set(id, controller);
-    const job: Promise<void> = ingest(id, controller.signal)
-      .catch((error: unknown) =>
-        logger.log('error', 'ingestion job crashed', { source_id: id, error: String(error) }),
-      )
-      .finally(() => {
-        if (running.get(id) === controller) running.delete(id);
-        jobs.delete(job);
-      });
-    jobs.add(job);
+  /** Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. */
+  async function renewLeases(): Promise<void> {
+    if (stopping) return;
+    let held: Set<string>;
+    try {
+      held = await jobs.renew(clock.now().getTime(), LEASE_MS);
+    } catch (error) {
+      logger.log('warn', 'renewing ingestion leases failed', { error: String(error) });
+      return;
+    }
+    drop((job) => !held.has(job.source.id));
   }
 
-  /**
-   * Queues sources added together, the largest first. A batch ends when its slowest source does: a big file
-   * queued behind small ones ran alone at the end while the other worker idled (in the corpus benchmark, a
-   * 900 ms PDF started after a second of small files). Sizes are what is known before reading: a text's
-   * length, a stored file's bytes; web sources, of unknown size, keep their order after them.
-   */
-  function enqueueAll(ids: readonly string[]): void {
-    const sized = ids.map((id) => ({ id, size: expectedSize(id) }));
-    sized.sort((left, right) => right.size - left.size);
-    for (const { id } of sized) enqueue(id);
+  /** Stops running jobs and forgets leased ones that `unwanted` picks. */
+  function drop(unwanted: (job: ClaimedJob) => boolean): void {
+    for (const lane of Object.values(lanes)) {
+      lane.backlog = lane.backlog.filter((job) => !unwanted(job));
+      for (const running of lane.running.values()) if (unwanted(running.job)) running.controller.abort();
+    }
   }
 
-  function expectedSize(id: string): number {
-    const source = store.sources.get(id);
-    if (source?.type === 'text') return String(source.content).length;
-    if (source?.type === 'file') return store.files.get(String(source.content))?.bytes ?? 0;
-    return 0;
-  }
-
-  /** Resolves once no job is left, including jobs enqueued while waiting. */
-  async function idle(): Promise<void> {
-    while (jobs.size > 0) await Promise.all(jobs);
+  function everyRunning(): Running[] {
+    return Object.values(lanes).flatMap((lane) => [...lane.running.values()]);
   }
 
   return {
-    enqueueAll,
+    wake,
 
-    cancel(ids: string[]): void {
-      for (const id of ids) {
-        running.get(id)?.abort();
-        running.delete(id);
-      }
+    /** Stops ingesting these sources at once (they were deleted); their jobs went with them. */
+    cancel(sourceIds: string[]): void {
+      const ids = new Set(sourceIds);
+      drop((job) => ids.has(job.source.id));
     },
 
-    /** At start-up: resume what a stop interrupted, and re-embed sources made by another embedder. */
-    async resume(): Promise<number> {
-      const interrupted: string[] = [];
-      const reembed: string[] = [];
-      for (const source of store.sources.values()) {
-        if (source.deleting) continue;
-        if (source.embed_status === 'PENDING' || source.embed_status === 'PROCESSING')
-          interrupted.push(source.id);
-        else if (source.embed_status === 'COMPLETED' && source.embedder !== embedder.id)
-          reembed.push(source.id);
-      }
-      // Interrupted runs may have left chunks behind; one commit removes them all before any run starts again.
-      await chunkIndex.deleteBySources(interrupted);
-      for (const id of reembed) await update(id, { embed_status: 'PENDING', embed_status_message: '' });
-      for (const id of [...interrupted, ...reembed]) enqueue(id);
-      return interrupted.length + reembed.length;
+    cancelApplication(applicationId: string): void {
+      drop((job) => job.source.application_id === applicationId);
+    },
+
+    /** Whether chunks are on their way: index refreshes wait for the end of a burst. */
+    busy(): boolean {
+      return Object.values(lanes).some((lane) => lane.running.size > 0 || lane.backlog.length > 0);
     },
 
     /**
-     * Stops taking work and aborts every job; resolves once none is left. A job whose commit is under way
-     * waits for it but is not written COMPLETED: it resumes at the next start.
+     * At start-up. On the embedded database this process is the only one, so leases left by a process that
+     * was killed are handed back at once; on a shared one they lapse by themselves.
+     */
+    async resume(): Promise<number> {
+      if (store.database.kind === 'sqlite') await jobs.release(timestamp(clock), { anyOwner: true });
+      const { waiting } = await jobs.counts();
+      wake();
+      return waiting;
+    },
+
+    /**
+     * Stops taking work, aborts every job and hands the leases back; resolves once nothing runs. A job whose
+     * commit is under way completes or not, as the commit goes; the others resume at the next start.
      */
     async stop(): Promise<void> {
       stopping = true;
-      for (const controller of running.values()) controller.abort();
-      commitGroups.stop();
-      await idle();
+      clearInterval(heartbeat);
+      clearTimeout(nextLook);
+      const running = everyRunning();
+      for (const { controller } of running) controller.abort();
+      await Promise.all(running.map(({ done }) => done));
+      await store.chunkCommits.idle();
+      await jobs.release(timestamp(clock));
     },
 
-    idle,
+    /** Resolves once no job is running, leased or ready to claim. For tests and benchmarks. */
+    async idle(): Promise<void> {
+      for (;;) {
+        const running = everyRunning();
+        if (running.length > 0) {
+          await Promise.all(running.map(({ done }) => done));
+          continue;
+        }
+        const { waiting, leased } = await jobs.counts();
+        if (waiting === 0 && leased === 0 && !this.busy()) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
   };
 }

@@ -1,24 +1,29 @@
 import type { ListQuery } from '../../src/api/common.ts';
-import type { ClearedSources, CreateSourceBody, Source, SourceChunk } from '../../src/api/sources.ts';
+import type {
+  ClearedSources,
+  CreateSourceBody,
+  EmbedStatus,
+  Source,
+  SourceChunk,
+} from '../../src/api/sources.ts';
 import { type Clock, timestamp } from '../clock.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { ChunkIndex } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
-import type { AccountRecord, SourceRecord } from '../store/records.ts';
-import { findApplication, isLiveApplication } from './applications.ts';
-import type { Deletion } from './deletion.ts';
+import type { AccountRecord, SourceRecord, SourceSummary } from '../store/records.ts';
+import { laneOf, type NewSource } from '../store/sources.ts';
+import { findApplication } from './applications.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
-import { newestFirst } from './paging.ts';
+import type { StorageQuota } from './storage-quota.ts';
 
-export function toSource(record: SourceRecord, withContent: boolean): Source {
+export function toSource(record: SourceSummary | SourceRecord): Source {
   return {
     id: record.id,
     application_id: record.application_id,
     name: record.name,
     type: record.type,
-    content: withContent ? record.content : null,
+    content: 'content' in record ? record.content : null,
     embed_status: record.embed_status,
     embed_status_message: record.embed_status_message,
     chunks: record.chunks,
@@ -29,46 +34,38 @@ export function toSource(record: SourceRecord, withContent: boolean): Source {
   };
 }
 
-/** Sources whose chunks conversations and search may use. */
-export function completedSources(store: Store, applicationId: string): SourceRecord[] {
-  return store.sources
-    .childrenOf(applicationId)
-    .filter((source) => source.embed_status === 'COMPLETED' && !source.deleting);
-}
-
 export type SourceService = ReturnType<typeof createSourceService>;
 
 export function createSourceService(deps: {
   store: Store;
   clock: Clock;
-  chunkIndex: ChunkIndex;
   files: FileService;
   ingestion: Ingestion;
-  deletion: Deletion;
+  quota: StorageQuota;
 }) {
-  const { store, clock, chunkIndex, files, ingestion, deletion } = deps;
+  const { store, clock, files, ingestion, quota } = deps;
 
-  function find(account: AccountRecord, id: string): SourceRecord {
-    const record = store.sources.get(id);
-    if (!record || record.account_id !== account.id || record.deleting) throw notFound('source', id);
+  async function find(account: AccountRecord, id: string): Promise<SourceRecord> {
+    const record = await store.sources.find(account.id, id);
+    if (!record) throw notFound('source', id);
     return record;
   }
 
-  function ofApplication(account: AccountRecord, applicationId: string): SourceRecord[] {
-    return store.sources
-      .childrenOf(applicationId)
-      .filter((source) => source.account_id === account.id && !source.deleting);
-  }
-
-  function newRecord(account: AccountRecord, body: CreateSourceBody, paramPrefix: string): SourceRecord {
-    const application = findApplication(store, account, body.application_id, `${paramPrefix}application_id`);
+  /** A new source, with the size its job is ordered by: a text's length, an uploaded file's bytes. */
+  async function newSource(
+    account: AccountRecord,
+    body: CreateSourceBody,
+    paramPrefix: string,
+    now: string,
+  ): Promise<NewSource> {
+    let size = 0;
+    if (body.type === 'text') size = body.content.length;
     if (body.type === 'file' && !body.content.startsWith('http'))
-      files.find(account, body.content, `${paramPrefix}content`);
-    const now = timestamp(clock);
-    return {
+      size = (await files.find(account, body.content, `${paramPrefix}content`)).bytes;
+    const record: SourceRecord = {
       id: newId('src'),
       account_id: account.id,
-      application_id: application.id,
+      application_id: body.application_id,
       name: body.name,
       type: body.type,
       content: body.content,
@@ -81,74 +78,95 @@ export function createSourceService(deps: {
       created_at: now,
       updated_at: now,
     };
+    return { record, lane: laneOf(body.type, body.content), size };
   }
 
-  /** Journals the sources in one write, then queues them; an application deleted meanwhile takes them all back. */
+  /** Adds the sources with their jobs in one transaction (all or none), then wakes ingestion. */
   async function addAll(
     account: AccountRecord,
     bodies: CreateSourceBody[],
     paramPrefix: (position: number) => string,
   ): Promise<SourceRecord[]> {
-    const records = bodies.map((body, position) => newRecord(account, body, paramPrefix(position)));
-    await store.sources.put(...records);
-    const orphan = records.findIndex((record) => !isLiveApplication(store, record.application_id));
-    if (orphan !== -1) {
-      await deletion.deleteSources(records);
-      throw notFound('application', records[orphan]!.application_id, `${paramPrefix(orphan)}application_id`);
-    }
-    ingestion.enqueueAll(records.map((record) => record.id));
-    return records;
+    // One time for the whole batch: the queue takes a batch's sources largest first (store/jobs.ts).
+    const now = timestamp(clock);
+    const sources: NewSource[] = [];
+    for (const [position, body] of bodies.entries())
+      sources.push(await newSource(account, body, paramPrefix(position), now));
+    await quota.check(
+      account.id,
+      bodies.reduce((sum, body) => sum + (body.type === 'text' ? Buffer.byteLength(body.content) : 0), 0),
+    );
+    await store.sources.insert(account.id, sources, (position) => `${paramPrefix(position)}application_id`);
+    ingestion.wake();
+    return sources.map((source) => source.record);
+  }
+
+  async function list(
+    account: AccountRecord,
+    filter: { applicationId?: string | undefined; status?: EmbedStatus | undefined },
+    query: ListQuery,
+  ): Promise<Source[]> {
+    if (filter.applicationId !== undefined)
+      await findApplication(store, account, filter.applicationId, 'application_id');
+    return (await store.sources.list(account.id, filter, query)).map(toSource);
+  }
+
+  /** After a delete commits: stop ingesting the sources, and remove their chunks from LanceDB. */
+  function afterDelete(ids: string[]): void {
+    ingestion.cancel(ids);
+    store.purges.soon();
   }
 
   return {
-    list(account: AccountRecord, query: ListQuery & { application_id?: string | undefined }): Source[] {
-      const records = query.application_id
-        ? ofApplication(account, findApplication(store, account, query.application_id, 'application_id').id)
-        : store.sources.filter((source) => source.account_id === account.id && !source.deleting);
-      return newestFirst(records, query).map((record) => toSource(record, false));
+    list(
+      account: AccountRecord,
+      query: ListQuery & { application_id?: string | undefined },
+    ): Promise<Source[]> {
+      return list(account, { applicationId: query.application_id }, query);
     },
 
-    listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Source[] {
-      findApplication(store, account, applicationId);
-      return newestFirst(ofApplication(account, applicationId), query).map((record) =>
-        toSource(record, false),
-      );
+    listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Promise<Source[]> {
+      return list(account, { applicationId }, query);
     },
 
     async create(account: AccountRecord, body: CreateSourceBody): Promise<Source> {
       const [record] = await addAll(account, [body], () => '');
-      return toSource(record!, true);
+      return toSource(record!);
     },
 
     /** Adds every source or none; a problem is reported with the position of the source it is in. */
     async createMany(account: AccountRecord, bodies: CreateSourceBody[]): Promise<Source[]> {
       const records = await addAll(account, bodies, (position) => `sources.${position}.`);
-      return records.map((record) => toSource(record, false));
+      return records.map(({ content: _, ...summary }) => toSource(summary));
     },
 
-    get(account: AccountRecord, id: string): Source {
-      return toSource(find(account, id), true);
+    async get(account: AccountRecord, id: string): Promise<Source> {
+      return toSource(await find(account, id));
     },
 
+    /** The chunks searches see: those of the source's live generation, in order. */
     async chunks(account: AccountRecord, id: string): Promise<SourceChunk[]> {
-      const source = find(account, id);
-      if (source.embed_status !== 'COMPLETED') return [];
-      const chunks = await chunkIndex.listBySource(source.id);
+      await find(account, id);
+      const generation = await store.sources.liveGeneration(id);
+      if (generation === undefined) return [];
+      const chunks = await store.chunks.list(id, generation);
       return chunks.map(({ index, page, text, url }) =>
         url ? { index, page, text, url } : { index, page, text },
       );
     },
 
     async remove(account: AccountRecord, id: string): Promise<{ id: string; deleted: true }> {
-      await deletion.deleteSources([find(account, id)]);
+      const deleted = await store.sources.delete(account.id, [id], timestamp(clock));
+      if (deleted.length === 0) throw notFound('source', id);
+      afterDelete(deleted);
       return { id, deleted: true };
     },
 
     async clear(account: AccountRecord, applicationId: string): Promise<ClearedSources> {
-      const application = findApplication(store, account, applicationId);
-      const sources = ofApplication(account, application.id);
-      await deletion.deleteSources(sources);
-      return { application_id: application.id, deleted: sources.length };
+      const application = await findApplication(store, account, applicationId);
+      const deleted = await store.sources.deleteAllOf(account.id, application.id, timestamp(clock));
+      afterDelete(deleted);
+      return { application_id: application.id, deleted: deleted.length };
     },
   };
 }

@@ -11,14 +11,23 @@ import {
   Table,
   Utf8,
 } from 'apache-arrow';
-import { chunkContextText } from '../ingest/chunk.ts';
-import type { Chunk } from '../ingest/types.ts';
 import { utf8Column, utf8ListColumn } from './utf8-column.ts';
 
-export interface ChunkRecord extends Chunk {
+/** A chunk as stored: its text and place in the source, whose source it is, and the attempt that wrote it. */
+export interface ChunkRecord {
   sourceId: string;
   applicationId: string;
   accountId: string;
+  generation: number;
+  /** 0-based position within the source. */
+  index: number;
+  page: number;
+  text: string;
+  /** Heading path above the chunk, outermost first. */
+  headings: string[];
+  url?: string | undefined;
+  /** What full-text search indexes: the text with its headings as context. */
+  searchText: string;
 }
 
 export function chunkSchema(dimensions: number): Schema {
@@ -33,6 +42,8 @@ export function chunkSchema(dimensions: number): Schema {
     new Field('url', new Utf8(), true),
     new Field('searchText', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+    // Nullable and last, as in tables from before generations, where it was added to the existing rows.
+    new Field('generation', new Int32(), true),
   ]);
 }
 
@@ -63,13 +74,14 @@ export function chunkRows(schema: Schema, records: ChunkRecord[], vectors: Float
       schema.fields[6]!.type as List<Utf8>,
     ),
     strings((record) => record.url ?? null),
-    strings(chunkContextText),
+    strings((record) => record.searchText),
     makeData({
       type: vectorType,
       length,
       nullCount: 0,
       child: makeData({ type: new Float32(), length: length * dimensions, data: values }),
     }),
+    integers((record) => record.generation),
   ];
   const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, children }));
   return new Table(schema, [batch]);

@@ -4,7 +4,6 @@ import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
 
 export interface AccountRecord {
   id: string;
-  account_id: string;
   name: string;
   created_at: string;
 }
@@ -29,8 +28,6 @@ export interface ApplicationRecord {
   system_message: string;
   created_at: string;
   updated_at: string;
-  /** Set before a delete starts, so a delete cut short by a crash is finished at the next start. */
-  deleting?: true;
 }
 
 export interface SourceRecord {
@@ -45,12 +42,14 @@ export interface SourceRecord {
   chunks: number;
   pages: number;
   characters: number;
-  /** Id of the embedder whose vectors hold this source's chunks; null until COMPLETED. */
+  /** Id of the embedder whose vectors hold the live chunks; null until COMPLETED. */
   embedder: string | null;
   created_at: string;
   updated_at: string;
-  deleting?: true;
 }
+
+/** A source as lists show it: everything but its content, which may be megabytes. */
+export type SourceSummary = Omit<SourceRecord, 'content'>;
 
 export interface FileRecord {
   id: string;
@@ -66,6 +65,9 @@ export interface ConversationRecord {
   account_id: string;
   application_id: string;
   title: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  message_count: number;
   created_at: string;
   updated_at: string;
 }

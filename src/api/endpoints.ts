@@ -187,6 +187,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
     response: z.array(FileObject),
   },
   {
+    method: 'delete',
+    path: '/files/{id}',
+    summary: 'Delete an uploaded file that no source uses (409 names the sources that do)',
+    auth: 'key',
+    status: 200,
+    response: Deleted,
+  },
+  {
     method: 'get',
     path: '/files/presigned-url',
     summary: 'Get a pre-signed upload address',

@@ -7,10 +7,13 @@ export const ERROR_TYPES = [
   'forbidden',
   'not_found',
   'method_not_allowed',
+  'conflict',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
   'upstream_error',
+  'service_unavailable',
+  'insufficient_storage',
   'internal_error',
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];

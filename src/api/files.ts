@@ -22,6 +22,8 @@ export type PresignedUpload = z.infer<typeof PresignedUpload>;
 
 export const UploadQuery = z.object({
   account: z.string(),
+  /** The key that asked for the address: revoking it spends the address. Covered by the signature. */
+  key: z.string(),
   expires: z.coerce.number().int(),
   signature: z.string(),
   /** The file name given at pre-sign time; covered by the signature. */

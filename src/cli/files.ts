@@ -33,4 +33,14 @@ export function registerFiles(program: Command): void {
         { header: 'UPLOADED', value: (file) => shortTime(file.uploaded_at) },
       ]);
     });
+
+  files
+    .command('rm')
+    .description('Delete an uploaded file that no source uses')
+    .argument('<id>', 'file id')
+    .action(async (id: string, _flags: object, command: Command) => {
+      const { client, output } = await connect(command);
+      const { printDeleted } = await import('./render.ts');
+      printDeleted(output, await client.files.delete(id));
+    });
 }

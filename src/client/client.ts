@@ -114,6 +114,8 @@ export function createClient(options: ClientOptions) {
   const files = {
     list: (query?: Paging, request?: RequestOptions) =>
       json(z.array(FileObject), { method: 'GET', path: '/files', query, signal: request?.signal }),
+    delete: (id: string, request?: RequestOptions) =>
+      json(Deleted, { method: 'DELETE', path: pathFor('/files/{id}', id), signal: request?.signal }),
     presign: (query?: { name?: string }, request?: RequestOptions) =>
       json(PresignedUpload, { method: 'GET', path: '/files/presigned-url', query, signal: request?.signal }),
     /** PUTs raw bytes to a pre-signed URL; the URL carries the authorisation, so no key is sent. */

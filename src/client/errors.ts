@@ -28,6 +28,8 @@ export class CkbApiError extends Error {
         return new NotFoundError(status, body, message);
       case 405:
         return new MethodNotAllowedError(status, body, message);
+      case 409:
+        return new ConflictError(status, body, message);
       case 413:
         return new PayloadTooLargeError(status, body, message);
       case 415:
@@ -36,6 +38,10 @@ export class CkbApiError extends Error {
         return new RateLimitError(status, body, message, retryAfterSeconds(retryAfter));
       case 502:
         return new UpstreamError(status, body, message);
+      case 503:
+        return new ServiceUnavailableError(status, body, message);
+      case 507:
+        return new InsufficientStorageError(status, body, message);
     }
     if (status >= 500) return new InternalServerError(status, body, message);
     return new CkbApiError(status, body, message);
@@ -61,6 +67,9 @@ export class NotFoundError extends CkbApiError {
 export class MethodNotAllowedError extends CkbApiError {
   override name = 'MethodNotAllowedError';
 }
+export class ConflictError extends CkbApiError {
+  override name = 'ConflictError';
+}
 export class PayloadTooLargeError extends CkbApiError {
   override name = 'PayloadTooLargeError';
 }
@@ -83,6 +92,13 @@ export class RateLimitError extends CkbApiError {
 }
 export class UpstreamError extends CkbApiError {
   override name = 'UpstreamError';
+}
+/** The daemon is up but cannot reach its database for now; the request changed nothing and may be retried. */
+export class ServiceUnavailableError extends CkbApiError {
+  override name = 'ServiceUnavailableError';
+}
+export class InsufficientStorageError extends CkbApiError {
+  override name = 'InsufficientStorageError';
 }
 export class InternalServerError extends CkbApiError {
   override name = 'InternalServerError';

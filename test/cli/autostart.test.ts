@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newHome } from '../support/home.ts';
 import { cliEnvironment, freePort, runCli } from './run.ts';
 
 let home: string;
@@ -14,7 +14,7 @@ function ckb(...args: string[]) {
 }
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'ckb-autostart-'));
+  home = await newHome();
   url = `http://127.0.0.1:${await freePort()}`;
 });
 

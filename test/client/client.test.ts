@@ -5,14 +5,17 @@ import {
   AuthenticationError,
   BadRequestError,
   CkbApiError,
+  ConflictError,
   createClient,
   DaemonUnreachableError,
+  InsufficientStorageError,
   InternalServerError,
   InvalidResponseError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   RequestAbortedError,
+  ServiceUnavailableError,
   UpstreamError,
 } from '../../src/client/index.ts';
 
@@ -105,7 +108,10 @@ describe('client requests', () => {
     [401, 'unauthorized', AuthenticationError],
     [403, 'forbidden', PermissionDeniedError],
     [404, 'not_found', NotFoundError],
+    [409, 'conflict', ConflictError],
     [502, 'upstream_error', UpstreamError],
+    [503, 'service_unavailable', ServiceUnavailableError],
+    [507, 'insufficient_storage', InsufficientStorageError],
     [500, 'internal_error', InternalServerError],
   ] as const)('maps %i to %s', async (status, type, kind) => {
     const url = await stub(fail(status, type));
@@ -128,14 +134,14 @@ describe('client requests', () => {
 
   it('still reports a status when the error body is not the contract', async () => {
     const url = await stub((_request, response) => {
-      response.writeHead(503, { 'content-type': 'text/plain' });
+      response.writeHead(504, { 'content-type': 'text/plain' });
       response.end('busy');
     });
     const error = await createClient({ url })
       .health()
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InternalServerError);
-    expect(error).toMatchObject({ status: 503, type: undefined, message: 'the daemon answered 503' });
+    expect(error).toMatchObject({ status: 504, type: undefined, message: 'the daemon answered 504' });
   });
 
   it('rejects answers that break the contract', async () => {

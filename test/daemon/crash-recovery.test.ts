@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+import { newHome } from '../support/home.ts';
 import { prose } from '../support/prose.ts';
 
 const SOURCES = Array.from({ length: 12 }, (_, index) => ({
@@ -38,8 +37,8 @@ async function chunkTexts(daemon: DaemonProcess, sourceId: string): Promise<stri
 }
 
 test('a daemon killed with SIGKILL mid-ingestion resumes and converges to a clean run’s chunks', async () => {
-  const cleanHome = await mkdtemp(join(tmpdir(), 'ckb-clean-'));
-  const crashHome = await mkdtemp(join(tmpdir(), 'ckb-crash-'));
+  const cleanHome = await newHome();
+  const crashHome = await newHome();
   try {
     const clean = await spawnDaemon(cleanHome);
     const cleanApp = (await clean.call('POST', '/applications', { name: 'clean' })).body.id;

@@ -1,12 +1,12 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startTestDaemon, waitForSource } from '../support/daemon.ts';
 import { startFakeOpenAI } from '../support/fake-openai.ts';
+import { newHome } from '../support/home.ts';
 
 test('switching the embedder re-embeds every source instead of mixing vector spaces', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-test-'));
+  const home = await newHome();
   const vendor = await startFakeOpenAI({ embeddingDimensions: 64 });
   try {
     const offline = await startTestDaemon({ home });
@@ -20,14 +20,11 @@ test('switching the embedder re-embeds every source instead of mixing vector spa
     const before = await waitForSource(offline, created.id);
     await offline.close();
 
-    await writeFile(
-      join(home, 'config.json'),
-      JSON.stringify({
-        api_key: offline.apiKey,
-        embeddings: { base_url: vendor.baseUrl, model: 'fake-embedding', api_key_env: 'FAKE_KEY' },
-      }),
-    );
-    const provider = await startTestDaemon({ home, env: { FAKE_KEY: 'sk-fake' } });
+    const provider = await startTestDaemon({
+      home,
+      config: { embeddings: { base_url: vendor.baseUrl, model: 'fake-embedding', api_key_env: 'FAKE_KEY' } },
+      env: { FAKE_KEY: 'sk-fake' },
+    });
     try {
       const after = await waitForSource(provider, created.id);
       expect(after).toMatchObject({ embed_status: 'COMPLETED', chunks: before.chunks });

@@ -1,11 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { chunkDocument } from '../../daemon/ingest/chunk.ts';
-import { readStorage, storageProblems } from '../reliability/storage.ts';
 import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { newHome } from '../support/home.ts';
 import { prose } from '../support/prose.ts';
+import { readStorage, storageProblems } from '../support/storage.ts';
 
 // About 3,200 chunks in all: more than one commit group (2,000 rows), so a stop finds sources at every stage.
 const TEXTS = Array.from({ length: 40 }, (_, index) => prose(100 + index, 400));
@@ -31,7 +30,7 @@ async function chunkTexts(daemon: TestDaemon, id: string): Promise<string[]> {
 }
 
 test('a stop while sources are prepared or committed writes none COMPLETED without its chunks; all resume', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-stages-'));
+  const home = await newHome();
   const daemon = await startTestDaemon({ home });
   try {
     const application = (await daemon.call('POST', '/applications', { name: 'stages' })).body.id;
@@ -60,7 +59,7 @@ test('a stop while sources are prepared or committed writes none COMPLETED witho
 });
 
 test('sources deleted while they are prepared or wait for their commit leave no chunks behind', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-stages-'));
+  const home = await newHome();
   const daemon = await startTestDaemon({ home });
   try {
     const application = (await daemon.call('POST', '/applications', { name: 'stages' })).body.id;

@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runDaemon } from '../../daemon/main.ts';
-import { openStore } from '../../daemon/store/index.ts';
 import { ENDPOINTS } from '../../src/api/endpoints.ts';
 import { startTestDaemon, waitForSource } from '../support/daemon.ts';
+import { newHome } from '../support/home.ts';
+import { openHomeDatabase, readStorage, storageProblems } from '../support/storage.ts';
 
 describe('daemon lifecycle', () => {
   test('runs on Node 24', () => {
@@ -117,11 +117,11 @@ describe('daemon lifecycle', () => {
     }
   });
 
-  test('an application delete cut short by a crash is finished at the next start, leaving no orphans', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'ckb-test-'));
+  test('an application delete is one transaction; chunks a crash left before their purge go at the next start', async () => {
+    const home = await newHome();
     try {
       const daemon = await startTestDaemon({ home });
-      const { body: app } = await daemon.call('POST', '/applications', { name: 'half deleted' });
+      const { body: app } = await daemon.call('POST', '/applications', { name: 'deleted' });
       const { body: keep } = await daemon.call('POST', '/applications', { name: 'kept' });
       const sources = [];
       for (const target of [app, keep]) {
@@ -137,11 +137,22 @@ describe('daemon lifecycle', () => {
       }
       await daemon.close();
 
-      // What a crash right after the delete began leaves behind: the mark, and every child still there.
-      const store = await openStore(join(home, 'data', 'db'));
-      const record = store.applications.get(app.id)!;
-      await store.applications.put({ ...record, deleting: true });
-      await store.close();
+      // What a crash right after the delete's commit leaves: its purge row, and its chunks still in LanceDB.
+      const database = await openHomeDatabase(home);
+      await database.transaction(async (trx) => {
+        await trx.deleteFrom('applications').where('id', '=', app.id).execute();
+        await trx
+          .insertInto('chunk_purges')
+          .values({
+            id: 'purge_01JD0000000000000000000000',
+            application_id: app.id,
+            source_id: null,
+            created_at: '',
+          })
+          .execute();
+      });
+      await database.close();
+      expect((await readStorage(home)).chunksBySource.has(sources[0].id)).toBe(true);
 
       await daemon.restart();
       expect((await daemon.call('GET', `/applications/${app.id}`)).status).toBe(404);
@@ -157,20 +168,17 @@ describe('daemon lifecycle', () => {
       expect(hits).toHaveLength(1);
       await daemon.close();
 
-      const after = await openStore(join(home, 'data', 'db'));
-      expect(
-        after.messages
-          .values()
-          .every((message) => conversations.some((c: { id: string }) => c.id === message.conversation_id)),
-      ).toBe(true);
-      await after.close();
+      const storage = await readStorage(home);
+      expect(storageProblems(storage)).toEqual([]);
+      expect(storage.chunksBySource.has(sources[0].id)).toBe(false);
+      expect(storage.records.get('chunk_purges')).toEqual([]);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
   });
 
   test('structured logs with request ids go to $CKB_HOME/logs/daemon.log', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'ckb-test-'));
+    const home = await newHome();
     const daemon = await startTestDaemon({ home });
     try {
       const response = await daemon.call('GET', '/applications');

@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+import { newHome } from '../support/home.ts';
 import { prose } from '../support/prose.ts';
-import { readStorage, storageProblems } from './storage.ts';
+import { readStorage, storageProblems } from '../support/storage.ts';
 import { percentile, recordFigures, sleep } from './support.ts';
 
 const CYCLES = 20;
@@ -143,7 +142,7 @@ function workload(
 }
 
 async function cleanRun(): Promise<Map<string, string[]>> {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-clean-'));
+  const home = await newHome();
   try {
     const daemon = await spawnDaemon(home);
     const application = (await request(daemon, 'POST', '/applications', { name: 'clean' })).body.id;
@@ -161,7 +160,7 @@ async function cleanRun(): Promise<Map<string, string[]>> {
 
 test(`${CYCLES} SIGKILLs at random moments lose no acknowledged write and converge to a clean run`, async () => {
   const expected = await cleanRun();
-  const home = await mkdtemp(join(tmpdir(), 'ckb-crash-'));
+  const home = await newHome();
   const restarts: number[] = [];
   let killedWhileIngesting = 0;
   const acknowledged: Acknowledged = { sources: new Map(), turns: [], deletedApplications: [] };
@@ -220,7 +219,7 @@ test(`${CYCLES} SIGKILLs at random moments lose no acknowledged write and conver
 });
 
 test('SIGKILL in the middle of deleting an application leaves it wholly gone after restart, no orphans', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-delete-'));
+  const home = await newHome();
   const outcomes: string[] = [];
   try {
     let daemon = await spawnDaemon(home);

@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+import { newHome } from '../support/home.ts';
 import {
   deeplyNestedJson,
   docxBomb,
@@ -46,7 +46,7 @@ async function rss(): Promise<number> {
 }
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'ckb-hostile-'));
+  home = await newHome();
   await mkdir(home, { recursive: true });
   await writeFile(join(home, 'config.json'), JSON.stringify({ limits: { extract_timeout_ms: 5_000 } }));
   daemon = await spawnDaemon(home);

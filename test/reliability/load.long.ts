@@ -1,8 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
+import { newHome } from '../support/home.ts';
 import { percentile, recordFigures, sleep } from './support.ts';
 
 const CLIENTS = 50;
@@ -172,7 +171,7 @@ async function verify(daemon: DaemonProcess, tally: Tally): Promise<number> {
 }
 
 test(`${CLIENTS} clients, mixed workload for ${SECONDS} s: no 5xx, no lost write, bounded memory`, async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-load-'));
+  const home = await newHome();
   const daemon = await spawnDaemon(home);
   const tally: Tally = {
     latencies: new Map(),

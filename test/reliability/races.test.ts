@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { startTestDaemon } from '../support/daemon.ts';
-import { readStorage, storageProblems } from './storage.ts';
+import { newHome } from '../support/home.ts';
+import { readStorage, storageProblems } from '../support/storage.ts';
 import { sleep } from './support.ts';
 
 test('sources and turns racing an application delete leave no orphans, in the API or on disk', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-race-'));
+  const home = await newHome();
   const daemon = await startTestDaemon({ home });
   try {
     for (let round = 0; round < 8; round++) {

@@ -1,13 +1,13 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { spawnDaemon } from '../support/daemon-process.ts';
+import { newHome } from '../support/home.ts';
 import { sleep } from './support.ts';
 
 test('an upload cut short by SIGKILL leaves no partial file behind after restart, and finished files stay', async () => {
-  const home = await mkdtemp(join(tmpdir(), 'ckb-upload-crash-'));
+  const home = await newHome();
   try {
     let daemon = await spawnDaemon(home);
     const presign = async (name: string) =>

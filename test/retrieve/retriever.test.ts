@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Connection, connect } from '@lancedb/lancedb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
-import { createRetriever, fuse, retrievalQuery } from '../../daemon/retrieve/index.ts';
+import { createRetriever, fuse, type LiveSources, retrievalQuery } from '../../daemon/retrieve/index.ts';
 import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
 
 const hit = (sourceId: string, chunkIndex: number, score: number): ChunkHit => ({
   sourceId,
+  generation: 1,
   chunkIndex,
   page: 1,
   text: `${sourceId} ${chunkIndex}`,
@@ -48,7 +49,7 @@ describe('createRetriever', () => {
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ckb-retrieve-'));
     connection = await connect(directory);
-    chunkIndex = await openChunkIndex(connection, embedder);
+    chunkIndex = await openChunkIndex(connection, embedder, { busy: () => false, onRefreshError: () => {} });
     const documents = {
       src_space:
         '# Apollo\n\nThe Apollo program was funded by NASA and landed astronauts on the Moon in 1969.',
@@ -62,11 +63,39 @@ describe('createRetriever', () => {
       const chunks = chunkDocument({ pages: [{ page: 2, text, ...(url ? { url } : {}) }] });
       const vectors = await embedder.embed(chunks.map((chunk) => chunk.text));
       await chunkIndex.add(
-        chunks.map((chunk) => ({ ...chunk, sourceId, applicationId: 'app', accountId: 'acct' })),
+        chunks.map((chunk) => ({
+          ...chunk,
+          sourceId,
+          applicationId: 'app',
+          accountId: 'acct',
+          generation: 1,
+          searchText: chunkContextText(chunk),
+        })),
         vectors,
       );
     }
+    // A replaced version of the Apollo source, whose chunks are not live: searches never see it.
+    const stale = chunkDocument({ pages: [{ page: 9, text: 'The Apollo program was funded by bakers.' }] });
+    await chunkIndex.add(
+      stale.map((chunk) => ({
+        ...chunk,
+        sourceId: 'src_space',
+        applicationId: 'app',
+        accountId: 'acct',
+        generation: 0,
+        searchText: chunkContextText(chunk),
+      })),
+      await embedder.embed(stale.map((chunk) => chunk.text)),
+    );
   });
+
+  /** The application's sources searches may show, each at generation 1, named after their ids. */
+  function live(...ids: string[]): LiveSources {
+    return async (asked) =>
+      new Map(
+        asked.filter((id) => ids.includes(id)).map((id) => [id, { name: `name of ${id}`, generation: 1 }]),
+      );
+  }
 
   afterAll(async () => {
     await chunkIndex.close();
@@ -78,10 +107,12 @@ describe('createRetriever', () => {
     const retriever = createRetriever({ chunkIndex, embedder });
     const passages = await retriever.search({
       query: 'who funded the moon landing?',
-      sourceIds: ['src_space', 'src_copy', 'src_food'],
+      applicationId: 'app',
+      liveSources: live('src_space', 'src_copy', 'src_food'),
       limit: 3,
     });
     expect(passages[0]).toMatchObject({ page: 2 });
+    expect(passages.some((passage) => passage.text.includes('bakers'))).toBe(false);
     expect(passages[0]!.text).toContain('NASA');
     expect(passages.filter((passage) => passage.text.includes('NASA'))).toHaveLength(1);
     for (const passage of passages) {
@@ -93,23 +124,33 @@ describe('createRetriever', () => {
     );
   });
 
-  it('searches only the given sources and keeps urls', async () => {
+  it('shows only live sources, by name, and keeps urls', async () => {
     const retriever = createRetriever({ chunkIndex, embedder });
     const passages = await retriever.search({
       query: 'glaciers',
-      sourceIds: ['src_web', 'src_food'],
+      applicationId: 'app',
+      liveSources: live('src_web', 'src_food'),
       limit: 5,
     });
-    expect(passages[0]).toMatchObject({ sourceId: 'src_web', url: 'https://example.com/ice' });
+    expect(passages[0]).toMatchObject({
+      sourceId: 'src_web',
+      sourceName: 'name of src_web',
+      url: 'https://example.com/ice',
+    });
     expect(passages.every((passage) => passage.sourceId !== 'src_space')).toBe(true);
-    expect(await retriever.search({ query: 'glaciers', sourceIds: [], limit: 5 })).toEqual([]);
+    const none = { query: 'glaciers', applicationId: 'app', liveSources: live(), limit: 5 };
+    expect(await retriever.search(none)).toEqual([]);
+    expect(await retriever.search({ ...none, applicationId: 'other', liveSources: live('src_web') })).toEqual(
+      [],
+    );
   });
 
   it('still finds a passage by meaning when no word matches exactly', async () => {
     const retriever = createRetriever({ chunkIndex, embedder });
     const passages = await retriever.search({
       query: 'bakery',
-      sourceIds: ['src_food', 'src_web'],
+      applicationId: 'app',
+      liveSources: live('src_food', 'src_web'),
       limit: 1,
     });
     expect(passages[0]?.sourceId).toBe('src_food');
@@ -119,7 +160,8 @@ describe('createRetriever', () => {
     const retriever = createRetriever({ chunkIndex, embedder });
     const search = retriever.search({
       query: 'apollo',
-      sourceIds: ['src_space'],
+      applicationId: 'app',
+      liveSources: live('src_space'),
       limit: 1,
       signal: AbortSignal.abort(),
     });

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../../daemon/clock.ts';
 import { type RunningDaemon, runDaemon } from '../../daemon/main.ts';
+import { newHome } from './home.ts';
 
 export interface TestDaemon {
   url: string;
@@ -34,11 +34,10 @@ export async function startTestDaemon(
     pingIntervalMs?: number;
   } = {},
 ): Promise<TestDaemon> {
-  const home = options.home ?? (await mkdtemp(join(tmpdir(), 'ckb-test-')));
-  if (options.config) {
-    const { writeFile, mkdir } = await import('node:fs/promises');
-    await mkdir(home, { recursive: true });
-    await writeFile(join(home, 'config.json'), JSON.stringify(options.config));
+  const home = options.home ?? (await newHome(options.config));
+  if (options.home && options.config) {
+    const existing = JSON.parse(await readFile(join(home, 'config.json'), 'utf8').catch(() => '{}'));
+    await writeFile(join(home, 'config.json'), JSON.stringify({ ...existing, ...options.config }));
   }
   const env = { CKB_HOME: home, ...options.env };
   const clock = options.clock ?? systemClock;

@@ -1,0 +1,264 @@
+import type { Transaction } from 'kysely';
+import type { Database } from './database.ts';
+import type { SourceRecord } from './records.ts';
+import type { Lane, Schema } from './schema.ts';
+import { decodeContent } from './sources.ts';
+
+/** A job this process holds a lease on: its source, and the generation its chunks are written under. */
+export interface ClaimedJob {
+  source: SourceRecord;
+  generation: number;
+  /**
+   * Whether chunks of other generations may exist (an earlier version, or an attempt cut short) and must go
+   * once this attempt's are live. Not for a source's first attempt, the common case: a delete is a commit.
+   */
+  replaces: boolean;
+  attempts: number;
+  size: number;
+}
+
+/** What an attempt that ended has to say, fenced by its lease: it counts only if the job is still its own. */
+export interface AttemptEnd {
+  sourceId: string;
+  generation: number;
+}
+
+export interface Completion extends AttemptEnd {
+  replaces: boolean;
+  chunks: number;
+  pages: number;
+  characters: number;
+  embedder: string;
+  message: string;
+}
+
+export type JobStore = ReturnType<typeof createJobStore>;
+
+/**
+ * The ingestion queue: one job row per source to ingest. A process leases jobs (`claim`), keeps its leases
+ * alive (`renew`), and ends each one fenced by its lease owner and generation, so an attempt whose lease
+ * lapsed (and was taken over) or whose source was deleted or replaced meanwhile changes nothing.
+ */
+export function createJobStore(database: Database, owner: string) {
+  const { db } = database;
+
+  /** Deletes the job if this attempt still holds it; only then may the attempt change its source. */
+  async function takeBack(trx: Transaction<Schema>, end: AttemptEnd): Promise<boolean> {
+    const result = await trx
+      .deleteFrom('jobs')
+      .where('source_id', '=', end.sourceId)
+      .where('generation', '=', end.generation)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  return {
+    owner,
+
+    /**
+     * Leases up to `limit` jobs of a lane whose turn has come and gives each attempt a new generation. Jobs
+     * are taken in the order they were added, and those added together (one batch) largest first: a batch
+     * ends when its slowest source does, and a big file started last ran alone while the other workers idled.
+     * On PostgreSQL, rows another process is claiming are skipped rather than waited for.
+     */
+    async claim(lane: Lane, limit: number, now: number, leaseMs: number, at: string): Promise<ClaimedJob[]> {
+      return database.transaction(async (trx) => {
+        let candidates = trx
+          .selectFrom('jobs')
+          .select(['id', 'source_id'])
+          .where('lane', '=', lane)
+          .where('run_after', '<=', now)
+          .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
+          .orderBy('created_at')
+          .orderBy('size', 'desc')
+          .orderBy('id')
+          .limit(limit);
+        if (database.kind === 'postgres') candidates = candidates.forUpdate().skipLocked();
+        const jobs = await candidates.execute();
+        if (jobs.length === 0) return [];
+        const sourceIds = jobs.map((job) => job.source_id);
+        await trx
+          .updateTable('sources')
+          .set((eb) => ({
+            last_generation: eb('last_generation', '+', 1),
+            embed_status: 'PROCESSING',
+            embed_status_message: '',
+            updated_at: at,
+          }))
+          .where('id', 'in', sourceIds)
+          .execute();
+        await trx
+          .updateTable('jobs')
+          .set((eb) => ({
+            lease_owner: owner,
+            lease_expires_at: now + leaseMs,
+            attempts: eb('attempts', '+', 1),
+            generation: eb
+              .selectFrom('sources')
+              .select('sources.last_generation')
+              .whereRef('sources.id', '=', 'jobs.source_id'),
+          }))
+          .where(
+            'id',
+            'in',
+            jobs.map((job) => job.id),
+          )
+          .execute();
+        const rows = await trx
+          .selectFrom('jobs')
+          .innerJoin('sources', 'sources.id', 'jobs.source_id')
+          .selectAll('sources')
+          .select([
+            'jobs.generation as job_generation',
+            'jobs.attempts as job_attempts',
+            'jobs.size as job_size',
+          ])
+          .where('jobs.source_id', 'in', sourceIds)
+          .execute();
+        return rows.map((row) => ({
+          source: {
+            id: row.id,
+            account_id: row.account_id,
+            application_id: row.application_id,
+            name: row.name,
+            type: row.type,
+            content: decodeContent(row.type, row.content),
+            embed_status: row.embed_status,
+            embed_status_message: row.embed_status_message,
+            chunks: row.chunks,
+            pages: row.pages,
+            characters: row.characters,
+            embedder: row.embedder,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+          },
+          generation: row.job_generation!,
+          replaces: row.job_generation! > 1 || row.generation !== null,
+          attempts: row.job_attempts,
+          size: row.job_size,
+        }));
+      });
+    },
+
+    /** Extends every lease this process holds; returns the sources whose jobs it still holds. */
+    async renew(now: number, leaseMs: number): Promise<Set<string>> {
+      const rows = await db
+        .updateTable('jobs')
+        .set({ lease_expires_at: now + leaseMs })
+        .where('lease_owner', '=', owner)
+        .returning('source_id')
+        .execute();
+      return new Set(rows.map((row) => row.source_id));
+    },
+
+    /**
+     * Hands jobs back to the queue, their sources PENDING again: this process's at shutdown, or with `anyOwner`
+     * every lease, which only a process that owns the whole database (the embedded SQLite) may do at start.
+     */
+    async release(at: string, options: { anyOwner?: boolean } = {}): Promise<number> {
+      return database.transaction(async (trx) => {
+        const leased = trx.selectFrom('jobs').select('source_id').where('lease_owner', 'is not', null);
+        const held = options.anyOwner ? leased : leased.where('lease_owner', '=', owner);
+        await trx
+          .updateTable('sources')
+          .set({ embed_status: 'PENDING', updated_at: at })
+          .where('id', 'in', held)
+          .execute();
+        const released = await trx
+          .updateTable('jobs')
+          .set({ lease_owner: null, lease_expires_at: null })
+          .where('lease_owner', options.anyOwner ? 'is not' : '=', options.anyOwner ? null : owner)
+          .executeTakeFirst();
+        return Number(released.numUpdatedRows);
+      });
+    },
+
+    /**
+     * Marks sources COMPLETED with their new chunks live, each only if its attempt still holds its job; returns
+     * those it completed. Call it once the chunks are committed in LanceDB.
+     */
+    async complete(completions: Completion[], at: string): Promise<Set<string>> {
+      return database.transaction(async (trx) => {
+        const completed = new Set<string>();
+        for (const completion of completions) {
+          if (!(await takeBack(trx, completion))) continue;
+          await trx
+            .updateTable('sources')
+            .set({
+              embed_status: 'COMPLETED',
+              embed_status_message: completion.message,
+              chunks: completion.chunks,
+              pages: completion.pages,
+              characters: completion.characters,
+              embedder: completion.embedder,
+              generation: completion.generation,
+              updated_at: at,
+            })
+            .where('id', '=', completion.sourceId)
+            .execute();
+          completed.add(completion.sourceId);
+        }
+        return completed;
+      });
+    },
+
+    /** Marks a source FAILED, if its attempt still holds its job. Chunks already live (an earlier version) stay. */
+    async fail(end: AttemptEnd, message: string, at: string): Promise<boolean> {
+      return database.transaction(async (trx) => {
+        if (!(await takeBack(trx, end))) return false;
+        await trx
+          .updateTable('sources')
+          .set((eb) => ({
+            embed_status: 'FAILED',
+            embed_status_message: message,
+            chunks: eb.case().when('generation', 'is', null).then(0).else(eb.ref('chunks')).end(),
+            updated_at: at,
+          }))
+          .where('id', '=', end.sourceId)
+          .execute();
+        return true;
+      });
+    },
+
+    /** Puts the job back in the queue until `runAfter`, with the error that ended this attempt. */
+    async retryLater(end: AttemptEnd, error: string, runAfter: number, at: string): Promise<boolean> {
+      return database.transaction(async (trx) => {
+        const result = await trx
+          .updateTable('jobs')
+          .set({ lease_owner: null, lease_expires_at: null, run_after: runAfter, last_error: error })
+          .where('source_id', '=', end.sourceId)
+          .where('generation', '=', end.generation)
+          .where('lease_owner', '=', owner)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        await trx
+          .updateTable('sources')
+          .set({ embed_status: 'PENDING', updated_at: at })
+          .where('id', '=', end.sourceId)
+          .execute();
+        return true;
+      });
+    },
+
+    /** When the next job of a lane may be claimed (undefined: none is queued). */
+    async nextRunAt(lane: Lane): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.min('run_after').as('next'))
+        .where('lane', '=', lane)
+        .where('lease_owner', 'is', null)
+        .executeTakeFirst();
+      return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+    },
+
+    /** Jobs waiting and leased, for health reports and tests. */
+    async counts(): Promise<{ waiting: number; leased: number }> {
+      const rows = await db
+        .selectFrom('jobs')
+        .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.count<number>('lease_owner').as('leased')])
+        .executeTakeFirstOrThrow();
+      return { waiting: Number(rows.all) - Number(rows.leased), leased: Number(rows.leased) };
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { Selectable } from 'kysely';
+import { newId } from '../ids.ts';
+import type { Database } from './database.ts';
+import type { AccountRecord, KeyRecord } from './records.ts';
+import type { KeyTable } from './schema.ts';
+
+function toKey(row: Selectable<KeyTable>): KeyRecord {
+  return { ...row, admin: Boolean(row.admin) };
+}
+
+export type KeyStore = ReturnType<typeof createKeyStore>;
+
+/** Accounts and their API keys. */
+export function createKeyStore(database: Database) {
+  const { db } = database;
+  return {
+    /** The key with this hash and its account, revoked or not. */
+    async findByHash(hash: string): Promise<{ key: KeyRecord; account: AccountRecord } | undefined> {
+      const row = await db
+        .selectFrom('keys')
+        .innerJoin('accounts', 'accounts.id', 'keys.account_id')
+        .selectAll('keys')
+        .select(['accounts.name as account_name', 'accounts.created_at as account_created_at'])
+        .where('keys.hash', '=', hash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { account_name, account_created_at, ...key } = row;
+      return {
+        key: toKey(key),
+        account: { id: key.account_id, name: account_name, created_at: account_created_at },
+      };
+    },
+
+    async find(id: string): Promise<KeyRecord | undefined> {
+      const row = await db.selectFrom('keys').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toKey(row);
+    },
+
+    /** Every key with its account's name, newest first. */
+    async list(): Promise<(KeyRecord & { account: string })[]> {
+      const rows = await db
+        .selectFrom('keys')
+        .innerJoin('accounts', 'accounts.id', 'keys.account_id')
+        .selectAll('keys')
+        .select('accounts.name as account')
+        .orderBy('keys.id', 'desc')
+        .execute();
+      return rows.map((row) => ({ ...toKey(row), account: row.account }));
+    },
+
+    /**
+     * Adds a key to the account named `accountName`, creating the account if it is new, in one transaction.
+     * With `onlyIfNone`, adds it only when the database holds no key at all (the first start's admin key), and
+     * returns undefined otherwise.
+     */
+    async create(
+      accountName: string,
+      key: Omit<KeyRecord, 'account_id'>,
+      options: { onlyIfNone?: boolean } = {},
+    ): Promise<{ key: KeyRecord; account: AccountRecord } | undefined> {
+      return database.transaction(async (trx) => {
+        if (options.onlyIfNone && (await trx.selectFrom('keys').select('id').limit(1).executeTakeFirst()))
+          return undefined;
+        let account = await trx
+          .selectFrom('accounts')
+          .selectAll()
+          .where('name', '=', accountName)
+          .executeTakeFirst();
+        if (!account) {
+          account = { id: newId('acct'), name: accountName, created_at: key.created_at };
+          await trx.insertInto('accounts').values(account).execute();
+        }
+        const record: KeyRecord = { ...key, account_id: account.id };
+        await trx
+          .insertInto('keys')
+          .values({ ...record, admin: record.admin ? 1 : 0 })
+          .execute();
+        return { key: record, account };
+      });
+    },
+
+    /** Marks a key revoked; false when it is unknown or revoked already. */
+    async revoke(id: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('keys')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}

@@ -1,0 +1,296 @@
+import { type Selectable, sql } from 'kysely';
+import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
+import { notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Database } from './database.ts';
+import { sharedLock } from './locks.ts';
+import { newestFirst, type Page } from './paging.ts';
+import type { SourceRecord, SourceSummary } from './records.ts';
+import type { Lane, SourceTable } from './schema.ts';
+
+/** A `urls` source's content is a list, stored as JSON; every other type's is one string, stored as it is. */
+export function encodeContent(type: SourceType, content: string | string[]): string {
+  return type === 'urls' ? JSON.stringify(content) : String(content);
+}
+
+export function decodeContent(type: SourceType, stored: string): string | string[] {
+  return type === 'urls' ? (JSON.parse(stored) as string[]) : stored;
+}
+
+const SUMMARY_COLUMNS = [
+  'id',
+  'account_id',
+  'application_id',
+  'name',
+  'type',
+  'embed_status',
+  'embed_status_message',
+  'chunks',
+  'pages',
+  'characters',
+  'embedder',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[number]>): SourceSummary {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    application_id: row.application_id,
+    name: row.name,
+    type: row.type,
+    embed_status: row.embed_status,
+    embed_status_message: row.embed_status_message,
+    chunks: row.chunks,
+    pages: row.pages,
+    characters: row.characters,
+    embedder: row.embedder,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** A new source and how its ingestion job is queued. */
+export interface NewSource {
+  record: SourceRecord;
+  lane: Lane;
+  /** What is known of its size before it is read, so large sources start first. */
+  size: number;
+}
+
+export interface SourceFilter {
+  applicationId?: string | undefined;
+  status?: EmbedStatus | undefined;
+}
+
+/** Rows per INSERT: SQLite binds at most 32,766 values in one statement. */
+const ROWS_PER_INSERT = 500;
+
+export type SourceStore = ReturnType<typeof createSourceStore>;
+
+export function createSourceStore(database: Database) {
+  const { db } = database;
+
+  async function purgeAndDelete(
+    trx: Parameters<Parameters<Database['transaction']>[0]>[0],
+    ids: string[],
+    at: string,
+  ): Promise<void> {
+    for (let start = 0; start < ids.length; start += ROWS_PER_INSERT) {
+      const slice = ids.slice(start, start + ROWS_PER_INSERT);
+      await trx.deleteFrom('sources').where('id', 'in', slice).execute();
+      await trx
+        .insertInto('chunk_purges')
+        .values(
+          slice.map((id) => ({ id: newId('purge'), application_id: null, source_id: id, created_at: at })),
+        )
+        .execute();
+    }
+  }
+
+  return {
+    /**
+     * Adds the sources and their ingestion jobs in one transaction: all of them or, when one names an
+     * application that is not the account's (or is deleted meanwhile), none. `paramOf` names the field at fault.
+     */
+    async insert(
+      accountId: string,
+      sources: NewSource[],
+      paramOf: (position: number) => string,
+    ): Promise<void> {
+      const applicationIds = [...new Set(sources.map((source) => source.record.application_id))];
+      await database.transaction(async (trx) => {
+        const found = await sharedLock(
+          database,
+          trx
+            .selectFrom('applications')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .where('id', 'in', applicationIds),
+        ).execute();
+        const known = new Set(found.map((row) => row.id));
+        const missing = sources.findIndex((source) => !known.has(source.record.application_id));
+        if (missing !== -1)
+          throw notFound('application', sources[missing]!.record.application_id, paramOf(missing));
+        for (let start = 0; start < sources.length; start += ROWS_PER_INSERT) {
+          const slice = sources.slice(start, start + ROWS_PER_INSERT);
+          await trx
+            .insertInto('sources')
+            .values(
+              slice.map(({ record }) => {
+                const content = encodeContent(record.type, record.content);
+                return {
+                  ...record,
+                  content,
+                  content_bytes: Buffer.byteLength(content),
+                  generation: null,
+                  last_generation: 0,
+                };
+              }),
+            )
+            .execute();
+          await trx
+            .insertInto('jobs')
+            .values(
+              slice.map(({ record, lane, size }) => ({
+                id: newId('job'),
+                source_id: record.id,
+                lane,
+                size,
+                attempts: 0,
+                lease_owner: null,
+                lease_expires_at: null,
+                generation: null,
+                run_after: 0,
+                last_error: '',
+                created_at: record.created_at,
+              })),
+            )
+            .execute();
+        }
+      });
+    },
+
+    async find(accountId: string, id: string): Promise<SourceRecord | undefined> {
+      const row = await db
+        .selectFrom('sources')
+        .select([...SUMMARY_COLUMNS, 'content'])
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row && { ...toSummary(row), content: decodeContent(row.type, row.content) };
+    },
+
+    async list(accountId: string, filter: SourceFilter, page: Page): Promise<SourceSummary[]> {
+      let query = db.selectFrom('sources').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+      if (filter.applicationId !== undefined)
+        query = query.where('application_id', '=', filter.applicationId);
+      if (filter.status !== undefined) query = query.where('embed_status', '=', filter.status);
+      return (await newestFirst(query, 'id', page, 'src').execute()).map(toSummary);
+    },
+
+    /**
+     * Deletes the account's sources among `ids` with their jobs, and queues their chunks for removal from
+     * LanceDB, in one transaction; returns the ids it deleted.
+     */
+    async delete(accountId: string, ids: string[], at: string): Promise<string[]> {
+      return database.transaction(async (trx) => {
+        const owned: string[] = [];
+        for (let start = 0; start < ids.length; start += ROWS_PER_INSERT) {
+          const rows = await trx
+            .selectFrom('sources')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .where('id', 'in', ids.slice(start, start + ROWS_PER_INSERT))
+            .execute();
+          owned.push(...rows.map((row) => row.id));
+        }
+        await purgeAndDelete(trx, owned, at);
+        return owned;
+      });
+    },
+
+    /** Deletes every source of an application, as `delete` does; returns how many. */
+    async deleteAllOf(accountId: string, applicationId: string, at: string): Promise<string[]> {
+      return database.transaction(async (trx) => {
+        const rows = await trx
+          .selectFrom('sources')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('application_id', '=', applicationId)
+          .execute();
+        const ids = rows.map((row) => row.id);
+        await purgeAndDelete(trx, ids, at);
+        return ids;
+      });
+    },
+
+    /**
+     * The name and live chunk generation of each source among `ids` that still exists: search keeps a chunk
+     * only if its source is here and the chunk is of its live generation.
+     */
+    async live(ids: string[]): Promise<Map<string, { name: string; generation: number }>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('sources')
+        .select(['id', 'name', 'generation'])
+        .where('id', 'in', ids)
+        .where('generation', 'is not', null)
+        .execute();
+      return new Map(rows.map((row) => [row.id, { name: row.name, generation: row.generation! }]));
+    },
+
+    /** The live chunk generation of one source, if it has one. */
+    async liveGeneration(id: string): Promise<number | undefined> {
+      const row = await db.selectFrom('sources').select('generation').where('id', '=', id).executeTakeFirst();
+      return row?.generation ?? undefined;
+    },
+
+    /** Bytes the account stores: its uploaded files and the content of its sources. */
+    async storedBytes(accountId: string): Promise<number> {
+      const files = await db
+        .selectFrom('files')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.lit(0)).as('bytes'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      const sources = await db
+        .selectFrom('sources')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('content_bytes'), eb.lit(0)).as('bytes'))
+        .where('account_id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      return Number(files.bytes) + Number(sources.bytes);
+    },
+
+    /** Sources whose live chunks another embedder made: they are embedded again by the current one. */
+    async requeueOtherEmbedders(embedderId: string, now: string): Promise<number> {
+      return database.transaction(async (trx) => {
+        const rows = await trx
+          .selectFrom('sources')
+          .leftJoin('jobs', 'jobs.source_id', 'sources.id')
+          // A file source's content says whether it is an upload or a URL; a text's may be megabytes.
+          .select(['sources.id', 'sources.type', 'sources.content_bytes'])
+          .select(sql<string>`case when sources.type = 'file' then sources.content else '' end`.as('content'))
+          .where('sources.embedder', 'is not', null)
+          .where('sources.embedder', '!=', embedderId)
+          .where('jobs.id', 'is', null)
+          .execute();
+        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+          const slice = rows.slice(start, start + ROWS_PER_INSERT);
+          const ids = slice.map((row) => row.id);
+          // Their chunks are in another embedder's table, which is dropped: none are live any more.
+          await trx
+            .updateTable('sources')
+            .set({ embed_status: 'PENDING', embed_status_message: '', generation: null, updated_at: now })
+            .where('id', 'in', ids)
+            .execute();
+          await trx
+            .insertInto('jobs')
+            .values(
+              slice.map((row) => ({
+                id: newId('job'),
+                source_id: row.id,
+                lane: laneOf(row.type, row.content),
+                size: row.content_bytes,
+                attempts: 0,
+                lease_owner: null,
+                lease_expires_at: null,
+                generation: null,
+                run_after: 0,
+                last_error: '',
+                created_at: now,
+              })),
+            )
+            .execute();
+        }
+        return rows.length;
+      });
+    },
+  };
+}
+
+/** Text and uploaded files are read locally; everything else waits on other servers. */
+export function laneOf(type: SourceType, content: string | string[]): Lane {
+  const local = type === 'text' || (type === 'file' && !String(content).startsWith('http'));
+  return local ? 'local' : 'web';
+}
