@@ -44,7 +44,7 @@ export function resolveHome(flags: ConfigFlags, env: Environment, userHome = hom
 
 function checkUrl(url: string, origin: Origin): string {
   const where = {
-    flag: 'the --url flag',
+    flag: 'the --daemon-url flag',
     env: 'the CKB_URL environment variable',
     file: 'config.json',
     default: '',
@@ -54,11 +54,11 @@ function checkUrl(url: string, origin: Origin): string {
     parsed = new URL(url);
   } catch {
     throw new ConfigError(
-      `${where[origin]} is not a valid URL: ${url} (set --url or CKB_URL to an http(s) URL)`,
+      `${where[origin]} is not a valid URL: ${url} (set --daemon-url or CKB_URL to an http(s) URL)`,
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${where[origin]} must be an http(s) URL, got ${url} (set --url or CKB_URL)`);
+    throw new ConfigError(`${where[origin]} must be an http(s) URL, got ${url} (set --daemon-url or CKB_URL)`);
   }
   return url.replace(/\/+$/, '');
 }

@@ -17,7 +17,7 @@ async function localConfig(command: Command) {
   const { createOutput } = await import('./output.ts');
   const options = globalOptions(command);
   return {
-    config: loadConfig({ url: options.url, apiKey: options.apiKey, home: options.home }),
+    config: loadConfig({ url: options.daemonUrl, apiKey: options.apiKey, home: options.home }),
     output: createOutput(options),
   };
 }

@@ -23,7 +23,7 @@ export function exitCodeFor(error: unknown): number {
 export function describe(error: unknown): string | undefined {
   if (error instanceof CommanderError) return undefined;
   if (error instanceof DaemonUnreachableError) {
-    return `${error.message}; start it with \`ckb daemon start\` or check --url / CKB_URL`;
+    return `${error.message}; start it with \`ckb daemon start\` or check --daemon-url / CKB_URL`;
   }
   if (error instanceof CkbApiError) return error.param ? `${error.message} (${error.param})` : error.message;
   if (error instanceof RequestAbortedError || isPromptExit(error)) return 'interrupted';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 /** The options every command accepts (declared once on the program). */
 export interface GlobalOptions {
-  url?: string;
+  daemonUrl?: string;
   apiKey?: string;
   home?: string;
   json?: boolean;

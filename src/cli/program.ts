@@ -16,7 +16,8 @@ export function buildProgram(): Command {
   const program = new Command('ckb')
     .description('Ask questions of your own documents and websites, with cited answers.')
     .version(VERSION, '-V, --version')
-    .option('--url <url>', 'daemon URL (env CKB_URL; default http://127.0.0.1:7411)')
+    // Not `--url`: global options are recognised after the subcommand too, and `source add --url` is a page.
+    .option('--daemon-url <url>', 'daemon URL (env CKB_URL; default http://127.0.0.1:7411)')
     .option('--api-key <key>', 'API key (env CKB_API_KEY; default from $CKB_HOME/config.json)')
     .option('--home <dir>', 'data and config directory (env CKB_HOME; default ~/.ckb)')
     .option('--json', "print the API's JSON exactly, nothing else on stdout")

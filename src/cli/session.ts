@@ -24,7 +24,7 @@ export async function ensureDaemon(config: ResolvedConfig, output: Output): Prom
     const hint =
       process.env['CKB_NO_AUTOSTART'] === '1'
         ? 'start it with `ckb daemon start` (autostart is off: CKB_NO_AUTOSTART=1)'
-        : 'check --url / CKB_URL, or start it there';
+        : 'check --daemon-url / CKB_URL, or start it there';
     throw new ExitError(`cannot reach the ckb daemon at ${config.url}; ${hint}`, EXIT.unreachable);
   }
   output.notice(`ckb: no daemon at ${config.url}; starting one in the background (home ${config.home})…`);
@@ -34,7 +34,7 @@ export async function ensureDaemon(config: ResolvedConfig, output: Output): Prom
 
 export async function openSession(options: GlobalOptions): Promise<Session> {
   const output = createOutput(options);
-  const flags = { url: options.url, apiKey: options.apiKey, home: options.home };
+  const flags = { url: options.daemonUrl, apiKey: options.apiKey, home: options.home };
   let config = loadConfig(flags);
   await ensureDaemon(config, output);
   if (config.apiKey === undefined) {
