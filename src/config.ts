@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7411';
 
@@ -27,9 +28,7 @@ export interface ResolvedConfig {
   home: string;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +57,9 @@ function checkUrl(url: string, origin: Origin): string {
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${where[origin]} must be an http(s) URL, got ${url} (set --daemon-url or CKB_URL)`);
+    throw new ConfigError(
+      `${where[origin]} must be an http(s) URL, got ${url} (set --daemon-url or CKB_URL)`,
+    );
   }
   return url.replace(/\/+$/, '');
 }

@@ -80,7 +80,7 @@ export function registerApps(program: Command): void {
           ...(flags.systemMessage === undefined ? {} : { system_message: flags.systemMessage }),
         };
         if (Object.keys(changes).length === 0) {
-          command.error('error: nothing to update: pass --name, --description, --model or --system-message', {
+          command.error('nothing to update: pass --name, --description, --model or --system-message', {
             exitCode: 2,
           });
         }
@@ -126,13 +126,12 @@ export function registerApps(program: Command): void {
     .argument('<id>', 'application id')
     .action(async (id: string, _flags: object, command: Command) => {
       const { client, output } = await connect(command);
+      const { plural } = await import('./output.ts');
       const cleared = await client.applications.clearSources(id);
       if (output.json) {
         output.printJson(cleared);
         return;
       }
-      output.line(
-        `Deleted ${cleared.deleted} source${cleared.deleted === 1 ? '' : 's'} of ${cleared.application_id}`,
-      );
+      output.line(`Deleted ${plural(cleared.deleted, 'source')} of ${cleared.application_id}`);
     });
 }

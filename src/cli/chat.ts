@@ -16,7 +16,7 @@ export function registerChat(program: Command): void {
         command: Command,
       ) => {
         if ((flags.app === undefined) === (flags.conversation === undefined)) {
-          command.error('error: pass exactly one of --app or --conversation', { exitCode: 2 });
+          command.error('pass exactly one of --app or --conversation', { exitCode: 2 });
         }
         const session = await connect(command);
         const { ask } = await import('./conversation-turn.ts');

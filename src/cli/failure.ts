@@ -5,8 +5,16 @@ import {
   InvalidResponseError,
   RequestAbortedError,
 } from '../client/errors.ts';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import { commanderExitCode, EXIT, ExitError } from './exit.ts';
+
+/** Every error the CLI prints begins with this, whether commander, the CLI or the daemon found it. */
+const ERROR_PREFIX = 'ckb: ';
+
+/** One error message as printed on stderr: the prefix, the message, one newline. */
+export function errorLine(message: string): string {
+  return `${ERROR_PREFIX}${message.replace(/^error: /, '').trimEnd()}\n`;
+}
 
 /** The one place an error becomes an exit code. */
 export function exitCodeFor(error: unknown): number {

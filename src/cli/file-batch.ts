@@ -3,8 +3,9 @@ import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
 import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { count, plural } from './output.ts';
 import type { Session } from './session.ts';
-import { count, startSpinner } from './spinner.ts';
+import { startSpinner } from './spinner.ts';
 
 /** Enough uploads in flight to hide each one's latency, few enough to leave the daemon time to ingest. */
 const CONCURRENT_UPLOADS = 8;
@@ -39,7 +40,7 @@ export async function createFileSources(
   let error: string | undefined;
 
   const progress = () =>
-    `uploading ${count(uploaded)}/${count(total)} files, ${count(created.length)} sources created`;
+    `uploading ${count(uploaded)}/${plural(total, 'file')}, ${plural(created.length, 'source')} created`;
   const spinner = startSpinner(output, `${progress()}…`);
 
   const prepare = async ({ path, name }: FileToAdd): Promise<SourceInput> => {
@@ -83,14 +84,14 @@ export async function createFileSources(
       spinner.text = `${progress()}…`;
       onCreated(sources);
     } catch (cause) {
-      error ??= `could not create the sources of ${count(bodies.length)} uploaded files: ${describe(cause)}`;
+      error ??= `could not create the sources of ${plural(bodies.length, 'uploaded file')}: ${describe(cause)}`;
       stop.abort();
       break;
     }
   }
 
   if (error === undefined) {
-    spinner.succeed(`uploaded ${count(total)} files, ${count(created.length)} sources created`);
+    spinner.succeed(`uploaded ${plural(total, 'file')}, ${plural(created.length, 'source')} created`);
     return { ok: true, created };
   }
   spinner.fail(progress());

@@ -10,7 +10,7 @@ export function registerFiles(program: Command): void {
     .argument('<path>', 'the file (.pdf .doc .docx .ppt .pptx .md .json .eml .html .txt)')
     .action(async (path: string, _flags: object, command: Command) => {
       const { missingLocalFile } = await import('./source-add.ts');
-      if (missingLocalFile(path)) command.error(`error: no such file: ${path}`, { exitCode: 2 });
+      if (missingLocalFile(path)) command.error(`no such file: ${path}`, { exitCode: 2 });
       const { client, output } = await connect(command);
       output.printCreated(await client.files.upload(path));
     });

@@ -3,6 +3,7 @@ import { registerApps } from './apps.ts';
 import { registerChat } from './chat.ts';
 import { registerConversations } from './conversations.ts';
 import { registerDaemon } from './daemon.ts';
+import { errorLine } from './failure.ts';
 import { registerFiles } from './files.ts';
 import { registerKeys } from './keys.ts';
 import { registerQuickstart } from './quickstart.ts';
@@ -23,6 +24,8 @@ export function buildProgram(): Command {
     .option('--json', "print the API's JSON exactly, nothing else on stdout")
     .option('--quiet', 'no progress or notices on stderr')
     .showSuggestionAfterError()
+    // Commander's own messages begin `error:`; every error the CLI prints begins the same way.
+    .configureOutput({ outputError: (text, write) => write(errorLine(text)) })
     // Commander exits 1 on usage errors; main.ts maps them to the contract's 2.
     .exitOverride();
 

@@ -10,7 +10,7 @@ export function registerSearch(program: Command): void {
     .argument('<query...>', 'what to look for')
     .action(async (words: string[], flags: { app: string; limit?: number }, command: Command) => {
       if (flags.limit !== undefined && !(flags.limit >= 1 && flags.limit <= 50)) {
-        command.error('error: --limit must be a whole number from 1 to 50', { exitCode: 2 });
+        command.error('--limit must be a whole number from 1 to 50', { exitCode: 2 });
       }
       const { client, output } = await connect(command);
       const results = await client.applications.search(flags.app, {

@@ -4,10 +4,10 @@ import type { SourceInput } from '../client/index.ts';
 import { ExitError } from './exit.ts';
 import { createFileSources } from './file-batch.ts';
 import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { count, plural } from './output.ts';
 import { printSource } from './render.ts';
 import type { Session } from './session.ts';
 import type { AddFlags } from './sources.ts';
-import { count } from './spinner.ts';
 import { waitForSources } from './wait.ts';
 
 const NAME_LENGTH = 60;
@@ -92,7 +92,7 @@ function failureLine(source: Source): string {
 
 function failureList(failed: readonly Source[], total: number): string {
   const lines = failed.map((source) => `  ${failureLine(source)}`);
-  return [`${count(failed.length)} of ${count(total)} sources failed:`, ...lines].join('\n');
+  return [`${count(failed.length)} of ${plural(total, 'source')} failed:`, ...lines].join('\n');
 }
 
 /** Several files: uploaded a few at a time, their sources created in groups; ids are printed as they are created. */
@@ -110,7 +110,7 @@ export async function addFileSources(
     if (output.json) output.printJson(batch.created);
     const where = batch.created.length > 0 && !output.json ? ' (ids above)' : '';
     throw new ExitError(
-      `${batch.error}; ${count(batch.created.length)} sources were already created${where}`,
+      `${batch.error}; ${plural(batch.created.length, 'source was', 'sources were')} already created${where}`,
     );
   }
   if (!flags.wait) {

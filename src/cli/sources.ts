@@ -17,10 +17,10 @@ export interface AddFlags {
 async function expandFiles(paths: string[], flags: AddFlags, command: Command): Promise<FileToAdd[]> {
   const { expandFilePaths } = await import('./file-paths.ts');
   const files = expandFilePaths(paths);
-  if (!files.ok) command.error(`error: ${files.error}`, { exitCode: 2 });
+  if (!files.ok) command.error(`${files.error}`, { exitCode: 2 });
   if (files.value.length > 1 && flags.name !== undefined) {
     command.error(
-      `error: --name names one source, but --file names ${files.value.length} files; each is named after its file (its path within a folder)`,
+      `--name names one source, but --file names ${files.value.length} files; each is named after its file (its path within a folder)`,
       { exitCode: 2 },
     );
   }
@@ -51,7 +51,7 @@ export function registerSources(program: Command): void {
         (kind) => flags[kind] !== undefined,
       );
       if (given.length !== 1) {
-        command.error('error: pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
+        command.error('pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
       }
       const files = flags.file === undefined ? [] : await expandFiles(flags.file, flags, command);
       const { addFileSources, addSource } = await import('./source-add.ts');

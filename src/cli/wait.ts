@@ -2,7 +2,8 @@ import type { Source } from '../api/index.ts';
 import type { CkbClient } from '../client/index.ts';
 import { ExitError } from './exit.ts';
 import type { Output } from './output.ts';
-import { count, startSpinner } from './spinner.ts';
+import { count, plural } from './output.ts';
+import { startSpinner } from './spinner.ts';
 
 const POLL_MS = 500;
 
@@ -15,7 +16,7 @@ function isSettled(source: Source): boolean {
 }
 
 function detail(source: Source): string {
-  return `${source.name}: ${source.embed_status.toLowerCase()}, ${source.pages} pages, ${source.chunks} chunks`;
+  return `${source.name}: ${source.embed_status.toLowerCase()}, ${plural(source.pages, 'page')}, ${plural(source.chunks, 'chunk')}`;
 }
 
 /** Many sources' details would not fit on a line; their totals do. */

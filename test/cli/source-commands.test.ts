@@ -20,7 +20,9 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'ckb-cli-sources-'));
   site = await serve((_request, response) => {
     response.setHeader('content-type', 'text/html');
-    response.end('<html><head><title>Ferns</title></head><body><p>Ferns like shade and damp soil.</p></body></html>');
+    response.end(
+      '<html><head><title>Ferns</title></head><body><p>Ferns like shade and damp soil.</p></body></html>',
+    );
   });
   app = (await daemon.call('POST', '/applications', { name: 'Sources' })).body.id;
 });
@@ -41,7 +43,11 @@ describe('source add --url', () => {
       expect(added.stderr).toMatch(/completed/);
       expect(added.code).toBe(0);
       const source = (await daemon.call('GET', `/sources/${added.stdout.trim()}`)).body;
-      expect(source).toMatchObject({ type: 'url', content: `${site.origin}/ferns`, embed_status: 'COMPLETED' });
+      expect(source).toMatchObject({
+        type: 'url',
+        content: `${site.origin}/ferns`,
+        embed_status: 'COMPLETED',
+      });
     }
   });
 
