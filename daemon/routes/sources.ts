@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import { ListQuery } from '../../src/api/common.ts';
 import { CreateSourceBody, CreateSourcesBody, SourcesQuery } from '../../src/api/sources.ts';
 import type { Services } from '../services/index.ts';
+import { privateAddressGrant } from '../services/private-addresses.ts';
 import { parseWith } from '../validate.ts';
-import { accountOf } from './caller.ts';
+import { accountOf, callerOf } from './caller.ts';
 import type { RouteOptions } from './options.ts';
 
 export function sourceRoutes(services: Services, options: RouteOptions): Router {
@@ -16,12 +17,16 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
   router.post('/', async (ctx) => {
     const body = parseWith(CreateSourceBody, await options.readBody(ctx));
     ctx.status = 201;
-    ctx.body = await sources.create(accountOf(ctx), body);
+    ctx.body = await sources.create(accountOf(ctx), body, privateAddressGrant(callerOf(ctx).key.admin));
   });
   router.post('/batch', async (ctx) => {
     const body = parseWith(CreateSourcesBody, await options.readBody(ctx));
     ctx.status = 201;
-    ctx.body = await sources.createMany(accountOf(ctx), body.sources);
+    ctx.body = await sources.createMany(
+      accountOf(ctx),
+      body.sources,
+      privateAddressGrant(callerOf(ctx).key.admin),
+    );
   });
   router.get('/:id', (ctx) => {
     ctx.body = sources.get(accountOf(ctx), ctx.params['id']!);

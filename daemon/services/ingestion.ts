@@ -8,6 +8,7 @@ import type { ChunkIndex, ChunkRecord } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import type { SourceRecord } from '../store/records.ts';
 import { storedFilePath } from './files.ts';
+import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createCommitGroups, createRowBudget } from './staged-chunks.ts';
 
 /**
@@ -122,7 +123,7 @@ export function createIngestion(deps: {
       updated_at: timestamp(clock),
     });
     const prepared = await prepareSource(inputOf(source), {
-      fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
+      fetch: { blockPrivateAddresses: blocksPrivateAddresses(config.privateAddresses, source) },
       extractTimeoutMs: config.limits.extract_timeout_ms,
       crawlMaxPages: config.limits.crawl_max_pages,
       crawlMaxDepth: config.limits.crawl_max_depth,

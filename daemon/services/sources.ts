@@ -11,6 +11,7 @@ import type { Deletion } from './deletion.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
 import { newestFirst } from './paging.ts';
+import type { PrivateAddressGrant } from './private-addresses.ts';
 
 export function toSource(record: SourceRecord, withContent: boolean): Source {
   return {
@@ -60,7 +61,12 @@ export function createSourceService(deps: {
       .filter((source) => source.account_id === account.id && !source.deleting);
   }
 
-  function newRecord(account: AccountRecord, body: CreateSourceBody, paramPrefix: string): SourceRecord {
+  function newRecord(
+    account: AccountRecord,
+    body: CreateSourceBody,
+    paramPrefix: string,
+    grant: PrivateAddressGrant,
+  ): SourceRecord {
     const application = findApplication(store, account, body.application_id, `${paramPrefix}application_id`);
     if (body.type === 'file' && !body.content.startsWith('http'))
       files.find(account, body.content, `${paramPrefix}content`);
@@ -80,6 +86,7 @@ export function createSourceService(deps: {
       embedder: null,
       created_at: now,
       updated_at: now,
+      ...grant,
     };
   }
 
@@ -88,8 +95,9 @@ export function createSourceService(deps: {
     account: AccountRecord,
     bodies: CreateSourceBody[],
     paramPrefix: (position: number) => string,
+    grant: PrivateAddressGrant,
   ): Promise<SourceRecord[]> {
-    const records = bodies.map((body, position) => newRecord(account, body, paramPrefix(position)));
+    const records = bodies.map((body, position) => newRecord(account, body, paramPrefix(position), grant));
     await store.sources.put(...records);
     const orphan = records.findIndex((record) => !isLiveApplication(store, record.application_id));
     if (orphan !== -1) {
@@ -115,14 +123,23 @@ export function createSourceService(deps: {
       );
     },
 
-    async create(account: AccountRecord, body: CreateSourceBody): Promise<Source> {
-      const [record] = await addAll(account, [body], () => '');
+    /** `grant`: what the adding key may fetch (see private-addresses.ts); none unless given. */
+    async create(
+      account: AccountRecord,
+      body: CreateSourceBody,
+      grant: PrivateAddressGrant = {},
+    ): Promise<Source> {
+      const [record] = await addAll(account, [body], () => '', grant);
       return toSource(record!, true);
     },
 
     /** Adds every source or none; a problem is reported with the position of the source it is in. */
-    async createMany(account: AccountRecord, bodies: CreateSourceBody[]): Promise<Source[]> {
-      const records = await addAll(account, bodies, (position) => `sources.${position}.`);
+    async createMany(
+      account: AccountRecord,
+      bodies: CreateSourceBody[],
+      grant: PrivateAddressGrant = {},
+    ): Promise<Source[]> {
+      const records = await addAll(account, bodies, (position) => `sources.${position}.`, grant);
       return records.map((record) => toSource(record, false));
     },
 
