@@ -1,5 +1,11 @@
 import type { ListQuery } from '../../src/api/common.ts';
-import type { ClearedSources, CreateSourceBody, Source, SourceChunk } from '../../src/api/sources.ts';
+import type {
+  ClearedSources,
+  CreateSourceBody,
+  EmbedStatus,
+  Source,
+  SourceChunk,
+} from '../../src/api/sources.ts';
 import { type Clock, timestamp } from '../clock.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -109,11 +115,16 @@ export function createSourceService(deps: {
   }
 
   return {
-    list(account: AccountRecord, query: ListQuery & { application_id?: string | undefined }): Source[] {
+    list(
+      account: AccountRecord,
+      query: ListQuery & { application_id?: string | undefined; status?: EmbedStatus | undefined },
+    ): Source[] {
       const records = query.application_id
         ? ofApplication(account, findApplication(store, account, query.application_id, 'application_id').id)
         : store.sources.filter((source) => source.account_id === account.id && !source.deleting);
-      return newestFirst(records, query).map((record) => toSource(record, false));
+      const { status } = query;
+      const matching = status ? records.filter((record) => record.embed_status === status) : records;
+      return newestFirst(matching, query).map((record) => toSource(record, false));
     },
 
     listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Source[] {
