@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
@@ -54,6 +55,16 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
     server.once('error', reject);
     server.listen(port, host, () => resolve(server.address() as AddressInfo));
   });
+}
+
+/**
+ * The address clients reach the daemon at: the one it listens on, or, listening on every interface
+ * (0.0.0.0 or ::), the machine's host name, since a wildcard address reaches nothing from elsewhere.
+ */
+function ownUrl(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? hostname() : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 /**
@@ -143,19 +154,19 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     const resumed = await services.ingestion.resume();
     await dropOtherChunkTables(store, chunkTableName(embedder.id), logger);
 
+    let url = '';
     const app = createApp({
       services,
       logger,
       version: VERSION,
+      url: () => url,
       bodyLimitBytes: config.limits.body_bytes,
       ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
       ratePerMinute: config.limits.rate_limit_per_minute,
     });
     const server = createServer(app.callback());
     server.on('clientError', answerClientError);
-    const address = await listen(server, config.port, config.host);
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}`;
+    url = ownUrl(await listen(server, config.port, config.host));
     if (adminKey) await updateConfigFile(config.home, { url });
     const stateFile = join(config.home, 'daemon.json');
     await writeFile(

@@ -16,7 +16,7 @@ export function fileRoutes(services: Services, options: RouteOptions): Router {
   });
   router.get('/presigned-url', (ctx) => {
     const { name } = parseWith(PresignQuery, ctx.query);
-    ctx.body = files.presign(accountOf(ctx), options.baseUrl(ctx), name);
+    ctx.body = files.presign(accountOf(ctx), options.baseUrl(), name);
   });
   return router;
 }
