@@ -92,6 +92,7 @@ export function createConversationService(deps: {
       id: record.id,
       application_id: record.application_id,
       messages: withMessages ? messages.map(toMessage) : [],
+      message_count: messages.length,
       title: record.title,
       prompt_tokens: prompt,
       completion_tokens: completion,

@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
-import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { type FileToAdd, isRemote, isUploadedFileId, isWebAddress, nameFromFileUrl } from './file-paths.ts';
 import { count, plural } from './output.ts';
 import type { Session } from './session.ts';
 import { startSpinner } from './spinner.ts';
@@ -30,11 +30,12 @@ export async function createFileSources(
   session: Session,
   applicationId: string,
   files: readonly FileToAdd[],
+  uploadedNames: ReadonlyMap<string, string>,
   onCreated: (sources: readonly Source[]) => void,
 ): Promise<FileBatch> {
   const { client, output } = session;
   const stop = new AbortController();
-  const total = files.filter((file) => !isWebAddress(file.path)).length;
+  const total = files.filter((file) => !isRemote(file.path)).length;
   let uploaded = 0;
   const created: Source[] = [];
   let error: string | undefined;
@@ -44,6 +45,14 @@ export async function createFileSources(
   const spinner = startSpinner(output, `${progress()}…`);
 
   const prepare = async ({ path, name }: FileToAdd): Promise<SourceInput> => {
+    if (isUploadedFileId(path)) {
+      return {
+        application_id: applicationId,
+        type: 'file',
+        content: path,
+        name: name ?? uploadedNames.get(path) ?? path,
+      };
+    }
     if (isWebAddress(path)) {
       return {
         application_id: applicationId,

@@ -6,6 +6,7 @@ import { registerDaemon } from './daemon.ts';
 import { errorLine } from './failure.ts';
 import { registerFiles } from './files.ts';
 import { registerKeys } from './keys.ts';
+import { examples } from './options.ts';
 import { registerQuickstart } from './quickstart.ts';
 import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';
@@ -38,5 +39,34 @@ export function buildProgram(): Command {
   registerConversations(program);
   registerKeys(program);
   registerQuickstart(program);
+  program
+    .command('completion')
+    .description('Print the shell completion script for bash, zsh or fish')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      examples(
+        'source <(ckb completion bash)        # in ~/.bashrc',
+        'source <(ckb completion zsh)         # in ~/.zshrc',
+        'ckb completion fish > ~/.config/fish/completions/ckb.fish',
+      ),
+    )
+    .action(async (shell: string, _flags: object, command: Command) => {
+      const { completionScript, SHELLS } = await import('./completion.ts');
+      const known = SHELLS.find((name) => name === shell);
+      if (known === undefined)
+        command.error(`unknown shell "${shell}": use ${SHELLS.join(', ')}`, { exitCode: 2 });
+      process.stdout.write(completionScript(program, known));
+    });
+  program.addHelpText(
+    'after',
+    examples(
+      'ckb daemon start',
+      'APP=$(ckb app create --name "Handbook")',
+      'ckb source add --app $APP --file ./docs/ --wait',
+      'ckb ask --app $APP "How many vacation days do new staff get?"',
+      'ckb chat --app $APP',
+    ),
+  );
   return program;
 }
