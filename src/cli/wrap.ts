@@ -21,10 +21,10 @@ export class WordWrap {
   push(text: string): string {
     let output = '';
     for (let index = 0; index < text.length; ) {
-      const escape = ESCAPE.exec(text.slice(index, index + 32))?.[0];
-      if (escape) {
-        this.#word += escape;
-        index += escape.length;
+      const code = ESCAPE.exec(text.slice(index, index + 32))?.[0];
+      if (code) {
+        this.#word += code;
+        index += code.length;
         continue;
       }
       const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
