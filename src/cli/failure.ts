@@ -1,4 +1,3 @@
-import { CommanderError } from 'commander';
 import {
   CkbApiError,
   DaemonUnreachableError,
@@ -8,17 +7,12 @@ import {
 import { ConfigError } from '../config-error.ts';
 import { commanderExitCode, EXIT, ExitError } from './exit.ts';
 
-/** Every error the CLI prints begins with this, whether commander, the CLI or the daemon found it. */
-const ERROR_PREFIX = 'ckb: ';
-
-/** One error message as printed on stderr: the prefix, the message, one newline. */
-export function errorLine(message: string): string {
-  return `${ERROR_PREFIX}${message.replace(/^error: /, '').trimEnd()}\n`;
-}
+// Defined beside the exit codes, which `--help` loads anyway; this module would load the client's errors too.
+export { errorLine } from './exit.ts';
 
 /** The one place an error becomes an exit code. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) return commanderExitCode(error);
+  if (isCommanderError(error)) return commanderExitCode(error);
   if (error instanceof ExitError) return error.exitCode;
   if (error instanceof ConfigError) return EXIT.usage;
   if (error instanceof DaemonUnreachableError) return EXIT.unreachable;
@@ -29,7 +23,7 @@ export function exitCodeFor(error: unknown): number {
 
 /** The line for stderr, or undefined when it was already printed (commander prints its own errors). */
 export function describe(error: unknown): string | undefined {
-  if (error instanceof CommanderError) return undefined;
+  if (isCommanderError(error)) return undefined;
   if (error instanceof DaemonUnreachableError) {
     return `${error.message}; start it with \`ckb daemon start\` or check --daemon-url / CKB_URL`;
   }
@@ -45,4 +39,13 @@ export function describe(error: unknown): string | undefined {
 /** @inquirer/prompts rejects with ExitPromptError on Ctrl-C or Ctrl-D at a prompt. */
 function isPromptExit(error: unknown): boolean {
   return error instanceof Error && error.name === 'ExitPromptError';
+}
+
+/**
+ * Commander's errors, recognised by their `commander.*` code: the program's copy of commander is bundled into
+ * the CLI's entry (scripts/bundle-cli.ts), so its class is not the one `import 'commander'` would load here.
+ */
+function isCommanderError(error: unknown): error is { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('commander.');
 }

@@ -3,9 +3,9 @@ import module from 'node:module';
 // Caches compiled code between runs: most of `ckb --help`'s start-up is parsing JavaScript.
 module.enableCompileCache?.();
 
-const { CommanderError } = await import('commander');
 const { commanderExitCode, EXIT, interrupt } = await import('./exit.ts');
-const { buildProgram } = await import('./program.ts');
+// The program comes bundled with commander (scripts/bundle-cli.ts): its CommanderError is the one thrown.
+const { buildProgram, CommanderError } = await import('./program.ts');
 
 process.on('SIGINT', interrupt);
 

@@ -3,13 +3,15 @@ import { registerApps } from './apps.ts';
 import { registerChat } from './chat.ts';
 import { registerConversations } from './conversations.ts';
 import { registerDaemon } from './daemon.ts';
-import { errorLine } from './failure.ts';
+import { errorLine } from './exit.ts';
 import { registerFiles } from './files.ts';
 import { registerKeys } from './keys.ts';
 import { examples } from './options.ts';
 import { registerQuickstart } from './quickstart.ts';
 import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';
+
+export { CommanderError } from 'commander';
 
 const VERSION = '0.1.0';
 
