@@ -10,17 +10,30 @@ type Read = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrup
 
 type ReadLine = () => Promise<Read>;
 
+interface LineReader {
+  read: ReadLine;
+  /** Lets go of stdin, so a chat left with /exit ends though its input is still open. */
+  close(): void;
+}
+
 /** A person at a terminal gets a prompt; piped input is read line by line, with nothing drawn on stdout. */
-function lineReader(): ReadLine {
-  if (process.stdin.isTTY && process.stdout.isTTY) return promptLine;
+function lineReader(): LineReader {
+  if (process.stdin.isTTY && process.stdout.isTTY) return { read: promptLine, close: () => undefined };
   const lines = createInterface({
     input: process.stdin,
     terminal: false,
     crlfDelay: Number.POSITIVE_INFINITY,
-  })[Symbol.asyncIterator]();
-  return async () => {
-    const next = await lines.next();
-    return next.done ? { kind: 'eof' } : { kind: 'line', text: next.value };
+  });
+  const iterator = lines[Symbol.asyncIterator]();
+  return {
+    async read() {
+      const next = await iterator.next();
+      return next.done ? { kind: 'eof' } : { kind: 'line', text: next.value };
+    },
+    close() {
+      lines.close();
+      process.stdin.destroy();
+    },
   };
 }
 
@@ -109,9 +122,11 @@ export async function runChat(
     if (state.reply) state.reply.abort();
     else if (!process.stdin.isTTY) process.exit(EXIT.interrupted);
   });
+  const reader = lineReader();
   try {
-    await converse(session, state, lineReader());
+    await converse(session, state, reader.read);
   } finally {
+    reader.close();
     restore();
   }
 }

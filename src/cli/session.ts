@@ -56,6 +56,9 @@ export async function openSession(options: GlobalOptions): Promise<Session> {
     // A daemon started just now wrote the admin key on its first start.
     config = { ...config, apiKey: readConfigFile(config.home)?.api_key };
   }
-  if (config.apiKey === undefined) throw await foreignDaemon(config);
+  // This home's own daemon with no key in config.json is the plain "no API key" case below.
+  if (config.apiKey === undefined && readDaemonState(config.home)?.url !== config.url) {
+    throw await foreignDaemon(config);
+  }
   return { client: createClient({ url: config.url, apiKey: requireApiKey(config) }), config, output };
 }

@@ -213,6 +213,17 @@ describe('ckb chat without a terminal', () => {
     expect(result.stdout).toMatch(/\[1\] herbs\.md, page 1/);
   });
 
+  it('/exit ends the chat though its input stays open', async () => {
+    const child = spawn(process.execPath, [cliEntry, 'chat', '--app', app], {
+      env: cliEnvironment(daemon.home, daemon.url),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.write('/exit\n');
+    const code = await new Promise((resolvePromise) => child.on('close', resolvePromise));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+  });
+
   it('ends at the end of its input, and continues a conversation given alone', async () => {
     const env = cliEnvironment(daemon.home, daemon.url);
     const first = await runCli(['--json', 'ask', '--app', app, 'basil sun'], { env });
