@@ -8,13 +8,11 @@ function corpusPresent(): boolean {
   return existsSync(resolve(corpusDir, 'files/MANIFEST.json'));
 }
 
-function absence(what: string): string {
-  return `${what} needs the shared corpus, which is absent: expected it at ${corpusDir} (the project's ../shared/corpus)`;
-}
+const ABSENT = `the shared corpus is absent (expected at ${corpusDir}, the project's ../shared/corpus)`;
 
 /** For benchmarks, which measure the corpus or nothing: fails loudly, naming the path. */
 export function requireCorpus(): string {
-  if (!corpusPresent()) throw new Error(absence('this benchmark'));
+  if (!corpusPresent()) throw new Error(`this benchmark needs the corpus, but ${ABSENT}`);
   return corpusDir;
 }
 
@@ -25,7 +23,7 @@ export function requireCorpus(): string {
  */
 export function corpusOrSkip(what: string): string | undefined {
   if (corpusPresent()) return corpusDir;
-  if (process.env['CI']) throw new Error(`${absence(what)}; CI must have it`);
-  process.stderr.write(`skipped: ${absence(what)}\n`);
+  if (process.env['CI']) throw new Error(`${ABSENT}, and CI must have it: ${what} cannot run`);
+  process.stderr.write(`skipped ${what}: ${ABSENT}\n`);
   return undefined;
 }
