@@ -21,6 +21,7 @@ export default defineConfig({
             'test/reliability/races.test.ts',
             'test/reliability/upload-crash.test.ts',
             'test/reliability/auth-matrix.test.ts',
+            'test/store/jobs.test.ts',
           ],
           env: { CKB_TEST_DATABASE: 'postgres' },
           globalSetup: ['test/support/postgres-setup.ts'],

@@ -11,6 +11,7 @@ import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
 import type { RouteOptions } from './routes/options.ts';
+import { clientLeft } from './routes/request.ts';
 import { sourceRoutes } from './routes/sources.ts';
 import { PING_INTERVAL_MS } from './routes/sse.ts';
 import type { Services } from './services/index.ts';
@@ -20,6 +21,8 @@ export interface AppOptions {
   services: Services;
   logger: Logger;
   version: string;
+  /** The daemon's own URL (known once it listens): pre-signed upload URLs and the OpenAPI server point there. */
+  url: () => string;
   bodyLimitBytes: number;
   pingIntervalMs?: number;
   ratePerMinute: number;
@@ -56,12 +59,21 @@ function errorsAndLogs(logger: Logger) {
     const requestId = `${prefix}${counter.toString(16).padStart(6, '0')}`;
     const started = performance.now();
     ctx.set('x-request-id', requestId);
+    ctx.state['requestId'] = requestId;
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) unmatched(ctx);
     } catch (error) {
       const response = toErrorResponse(error);
-      if (response.internal) {
+      if (response.internal && clientLeft(ctx)) {
+        // The client closed the connection mid-request (an upload cut short, a turn abandoned): the work stopped
+        // with it, which is expected, not a fault of ours.
+        logger.log('info', 'client disconnected', {
+          request_id: requestId,
+          method: ctx.method,
+          path: ctx.path,
+        });
+      } else if (response.internal) {
         logger.log('error', 'request failed', {
           request_id: requestId,
           error: String(error),
@@ -98,16 +110,18 @@ export function createApp(options: AppOptions): Koa {
   const routeOptions: RouteOptions = {
     readBody: (ctx) => readJsonBody(ctx, options.bodyLimitBytes),
     abortSignal,
-    baseUrl: (ctx) => `${ctx.protocol}://${ctx.host}`,
+    baseUrl: options.url,
     pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
   };
 
   const open = new Router();
-  const document = openApiDocument(version);
+  // Built at the first request, once the daemon listens and knows its own URL.
+  let document: ReturnType<typeof openApiDocument> | undefined;
   open.get('/health', (ctx) => {
     ctx.body = { status: 'ok', version };
   });
   open.get('/openapi.json', (ctx) => {
+    document ??= openApiDocument(version, options.url());
     ctx.body = document;
   });
 

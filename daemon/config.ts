@@ -68,9 +68,16 @@ export interface DaemonConfig {
   limits: z.infer<typeof Limits>;
   models: ConfigFile['models'];
   embeddings: ConfigFile['embeddings'];
-  /** Refuse private, loopback and link-local addresses when fetching web sources (SSRF guard). */
-  blockPrivateAddresses: boolean;
+  /**
+   * Who may fetch private, loopback and link-local addresses for web sources (the SSRF guard): nobody
+   * (`block_private_addresses: true`, and the default off loopback), everybody (`false`), or, by default on a
+   * loopback daemon, only sources added with an admin key: the machine's owner may index their own local
+   * services, but another account must not read them through its chunks.
+   */
+  privateAddresses: PrivateAddressPolicy;
 }
+
+export type PrivateAddressPolicy = 'blocked' | 'allowed' | 'admin-only';
 
 export interface DaemonFlags {
   home?: string | undefined;
@@ -88,6 +95,12 @@ export function defaultHome(env: NodeJS.ProcessEnv): string {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '::1';
+}
+
+function privateAddressPolicy(block: boolean | undefined, host: string): PrivateAddressPolicy {
+  if (block === true) return 'blocked';
+  if (block === false) return 'allowed';
+  return isLoopback(host) ? 'admin-only' : 'blocked';
 }
 
 /** Pure: flags > CKB_* environment > config file > defaults. */
@@ -109,7 +122,7 @@ export function resolveDaemonConfig(input: {
     limits: Limits.parse(file.limits ?? {}),
     models: file.models,
     embeddings: file.embeddings,
-    blockPrivateAddresses: file.block_private_addresses ?? !isLoopback(host),
+    privateAddresses: privateAddressPolicy(file.block_private_addresses, host),
   };
 }
 

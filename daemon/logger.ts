@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -11,6 +11,28 @@ export interface Logger {
 
 const FLUSH_INTERVAL_MS = 200;
 const FLUSH_BYTES = 64 * 1024;
+
+export interface RotationOptions {
+  /** Past this size the log is renamed `daemon.log.1` (older ones shifting up) and a new one begun. */
+  maxBytes: number;
+  /** Rotated files kept; the oldest beyond them is deleted. */
+  keep: number;
+}
+
+export const DEFAULT_ROTATION: RotationOptions = { maxBytes: 10 * 1024 * 1024, keep: 3 };
+
+/** `daemon.log` → `daemon.log.1` → … → `daemon.log.<keep>`, the last one dropped. */
+function rotate(path: string, keep: number): void {
+  rmSync(`${path}.${keep}`, { force: true });
+  for (let index = keep - 1; index >= 1; index -= 1) {
+    try {
+      renameSync(`${path}.${index}`, `${path}.${index + 1}`);
+    } catch {}
+  }
+  try {
+    renameSync(path, `${path}.1`);
+  } catch {}
+}
 
 let lastMillisecond = 0;
 let lastTime = '';
@@ -37,16 +59,32 @@ function formatLine(level: LogLevel, message: string, fields: Record<string, unk
  * written together every 200 ms: one write per request line cost a quarter of the CPU under load.
  * Errors are written at once, so the line explaining a crash is never lost in the buffer.
  */
-export function createFileLogger(path: string): Logger {
+export function createFileLogger(path: string, rotation: RotationOptions = DEFAULT_ROTATION): Logger {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let buffer = '';
   let writing: Promise<void> = Promise.resolve();
+  let size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+
+  /** Called just before each append, in write order, so a rotation never splits a line between two files. */
+  function makeRoom(text: string): void {
+    const bytes = Buffer.byteLength(text);
+    if (size > 0 && size + bytes > rotation.maxBytes) {
+      rotate(path, rotation.keep);
+      size = 0;
+    }
+    size += bytes;
+  }
 
   function flush(): Promise<void> {
     if (buffer === '') return writing;
     const text = buffer;
     buffer = '';
-    writing = writing.then(() => appendFile(path, text, { mode: 0o600 })).catch(() => {});
+    writing = writing
+      .then(() => {
+        makeRoom(text);
+        return appendFile(path, text, { mode: 0o600 });
+      })
+      .catch(() => {});
     return writing;
   }
 
@@ -59,6 +97,7 @@ export function createFileLogger(path: string): Logger {
         buffer += line;
         const text = buffer;
         buffer = '';
+        makeRoom(text);
         appendFileSync(path, text, { mode: 0o600 });
         return;
       }

@@ -63,6 +63,16 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 /**
+ * The address clients reach the daemon at: the one it listens on, or, listening on every interface
+ * (0.0.0.0 or ::), the machine's host name, since a wildcard address reaches nothing from elsewhere.
+ */
+function ownUrl(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? hostname() : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/**
  * Requests Node's HTTP parser refuses (a URL or headers over its 16 KiB limit, broken framing) never reach
  * Koa, and Node answers them with an empty body; they get the contract's error body like every other error.
  */
@@ -180,19 +190,19 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     await opened.purges.run();
     const resumed = await ingestion.resume();
 
+    let url = '';
     const app = createApp({
       services,
       logger,
       version: VERSION,
+      url: () => url,
       bodyLimitBytes: config.limits.body_bytes,
       ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
       ratePerMinute: config.limits.rate_limit_per_minute,
     });
     const server = createServer(app.callback());
     server.on('clientError', answerClientError);
-    const address = await listen(server, config.port, config.host);
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const url = `http://${host}:${address.port}`;
+    url = ownUrl(await listen(server, config.port, config.host));
     if (adminKey) await updateConfigFile(config.home, { url });
     const stateFile = join(config.home, 'daemon.json');
     await writeFile(

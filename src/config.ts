@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7411';
 
@@ -27,9 +28,7 @@ export interface ResolvedConfig {
   home: string;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -44,7 +43,7 @@ export function resolveHome(flags: ConfigFlags, env: Environment, userHome = hom
 
 function checkUrl(url: string, origin: Origin): string {
   const where = {
-    flag: 'the --url flag',
+    flag: 'the --daemon-url flag',
     env: 'the CKB_URL environment variable',
     file: 'config.json',
     default: '',
@@ -54,11 +53,13 @@ function checkUrl(url: string, origin: Origin): string {
     parsed = new URL(url);
   } catch {
     throw new ConfigError(
-      `${where[origin]} is not a valid URL: ${url} (set --url or CKB_URL to an http(s) URL)`,
+      `${where[origin]} is not a valid URL: ${url} (set --daemon-url or CKB_URL to an http(s) URL)`,
     );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(`${where[origin]} must be an http(s) URL, got ${url} (set --url or CKB_URL)`);
+    throw new ConfigError(
+      `${where[origin]} must be an http(s) URL, got ${url} (set --daemon-url or CKB_URL)`,
+    );
   }
   return url.replace(/\/+$/, '');
 }

@@ -12,6 +12,7 @@ import type { Services } from '../services/index.ts';
 import { parseWith } from '../validate.ts';
 import { accountOf } from './caller.ts';
 import type { RouteOptions } from './options.ts';
+import { requestIdOf } from './request.ts';
 import { openEventStream } from './sse.ts';
 
 export function conversationRoutes(services: Services, options: RouteOptions & { logger: Logger }): Router {
@@ -30,7 +31,16 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
       }
     } catch (error) {
       const response = toErrorResponse(error);
-      if (response.internal) options.logger.log('error', 'streamed turn failed', { error: String(error) });
+      const request_id = requestIdOf(ctx);
+      if (signal.aborted)
+        options.logger.log('info', 'client disconnected during a streamed reply', { request_id });
+      else if (response.internal) {
+        options.logger.log('error', 'streamed turn failed', {
+          request_id,
+          error: String(error),
+          stack: (error as Error).stack,
+        });
+      }
       if (!signal.aborted) events.send('error', response.body);
     } finally {
       events.end();

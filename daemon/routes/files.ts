@@ -16,7 +16,7 @@ export function fileRoutes(services: Services, options: RouteOptions): Router {
   });
   router.get('/presigned-url', (ctx) => {
     const { name } = parseWith(PresignQuery, ctx.query);
-    ctx.body = files.presign(callerOf(ctx), options.baseUrl(ctx), name);
+    ctx.body = files.presign(callerOf(ctx), options.baseUrl(), name);
   });
   router.delete('/:id', async (ctx) => {
     ctx.body = await files.remove(accountOf(ctx), ctx.params['id']!);

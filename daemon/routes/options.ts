@@ -4,8 +4,11 @@ import type { Context } from 'koa';
 export interface RouteOptions {
   readBody(ctx: Context): Promise<unknown>;
   abortSignal(ctx: Context): AbortSignal;
-  /** The address clients reach this daemon at, for pre-signed upload URLs. */
-  baseUrl(ctx: Context): string;
+  /**
+   * The daemon's own address, for pre-signed upload URLs: never the request's Host header, which a client
+   * chooses (`Host: attacker.example` once yielded an upload URL there).
+   */
+  baseUrl(): string;
   /** How often an open event stream sends its `: ping` comment. */
   pingIntervalMs: number;
 }

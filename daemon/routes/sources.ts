@@ -3,7 +3,7 @@ import { ListQuery } from '../../src/api/common.ts';
 import { CreateSourceBody, CreateSourcesBody, SourcesQuery } from '../../src/api/sources.ts';
 import type { Services } from '../services/index.ts';
 import { parseWith } from '../validate.ts';
-import { accountOf } from './caller.ts';
+import { accountOf, callerOf } from './caller.ts';
 import type { RouteOptions } from './options.ts';
 
 export function sourceRoutes(services: Services, options: RouteOptions): Router {
@@ -16,12 +16,12 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
   router.post('/', async (ctx) => {
     const body = parseWith(CreateSourceBody, await options.readBody(ctx));
     ctx.status = 201;
-    ctx.body = await sources.create(accountOf(ctx), body);
+    ctx.body = await sources.create(callerOf(ctx), body);
   });
   router.post('/batch', async (ctx) => {
     const body = parseWith(CreateSourcesBody, await options.readBody(ctx));
     ctx.status = 201;
-    ctx.body = await sources.createMany(accountOf(ctx), body.sources);
+    ctx.body = await sources.createMany(callerOf(ctx), body.sources);
   });
   router.get('/:id', async (ctx) => {
     ctx.body = await sources.get(accountOf(ctx), ctx.params['id']!);

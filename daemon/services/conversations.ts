@@ -63,6 +63,7 @@ function toConversation(record: ConversationRecord, messages: MessageRecord[]): 
     id: record.id,
     application_id: record.application_id,
     messages: messages.map(toMessage),
+    message_count: record.message_count,
     title: record.title,
     prompt_tokens: record.prompt_tokens,
     completion_tokens: record.completion_tokens,

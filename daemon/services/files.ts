@@ -67,7 +67,17 @@ export interface UploadRequest {
 function fileNameFromDisposition(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)?.[1];
-  if (encoded) return decodeURIComponent(encoded);
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // A client's malformed header is its mistake, not a fault of ours (it answered 500).
+      throw invalidRequest(
+        "the Content-Disposition header's filename* is not valid percent-encoded UTF-8",
+        'content-disposition',
+      );
+    }
+  }
   return /filename\s*=\s*"?([^";]+)"?/i.exec(header)?.[1];
 }
 

@@ -8,6 +8,7 @@ import type { Store } from '../store/index.ts';
 import type { ClaimedJob } from '../store/jobs.ts';
 import type { Lane } from '../store/schema.ts';
 import { storedFilePath } from './files.ts';
+import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createRowBudget } from './row-budget.ts';
 
 /** A job's lease lasts this long without a heartbeat; a process that dies leaves its jobs for this long. */
@@ -191,7 +192,7 @@ export function createIngestion(deps: {
 
   async function prepare(job: ClaimedJob, signal: AbortSignal): Promise<PreparedSource> {
     const prepared = await prepareSource(await inputOf(job), {
-      fetch: { blockPrivateAddresses: config.blockPrivateAddresses },
+      fetch: { blockPrivateAddresses: blocksPrivateAddresses(config.privateAddresses, job.source) },
       extractTimeoutMs: config.limits.extract_timeout_ms,
       crawlMaxPages: config.limits.crawl_max_pages,
       crawlMaxDepth: config.limits.crawl_max_depth,

@@ -15,6 +15,7 @@ import { laneOf, type NewSource } from '../store/sources.ts';
 import { findApplication } from './applications.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
+import type { Caller } from './keys.ts';
 import type { StorageQuota } from './storage-quota.ts';
 
 export function toSource(record: SourceSummary | SourceRecord): Source {
@@ -53,11 +54,12 @@ export function createSourceService(deps: {
 
   /** A new source, with the size its job is ordered by: a text's length, an uploaded file's bytes. */
   async function newSource(
-    account: AccountRecord,
+    caller: Caller,
     body: CreateSourceBody,
     paramPrefix: string,
     now: string,
   ): Promise<NewSource> {
+    const { account } = caller;
     let size = 0;
     if (body.type === 'text') size = body.content.length;
     if (body.type === 'file' && !body.content.startsWith('http'))
@@ -75,6 +77,7 @@ export function createSourceService(deps: {
       pages: 0,
       characters: 0,
       embedder: null,
+      allow_private_addresses: caller.key.admin,
       created_at: now,
       updated_at: now,
     };
@@ -83,15 +86,16 @@ export function createSourceService(deps: {
 
   /** Adds the sources with their jobs in one transaction (all or none), then wakes ingestion. */
   async function addAll(
-    account: AccountRecord,
+    caller: Caller,
     bodies: CreateSourceBody[],
     paramPrefix: (position: number) => string,
   ): Promise<SourceRecord[]> {
+    const { account } = caller;
     // One time for the whole batch: the queue takes a batch's sources largest first (store/jobs.ts).
     const now = timestamp(clock);
     const sources: NewSource[] = [];
     for (const [position, body] of bodies.entries())
-      sources.push(await newSource(account, body, paramPrefix(position), now));
+      sources.push(await newSource(caller, body, paramPrefix(position), now));
     await quota.check(
       account.id,
       bodies.reduce((sum, body) => sum + (body.type === 'text' ? Buffer.byteLength(body.content) : 0), 0),
@@ -120,23 +124,24 @@ export function createSourceService(deps: {
   return {
     list(
       account: AccountRecord,
-      query: ListQuery & { application_id?: string | undefined },
+      query: ListQuery & { application_id?: string | undefined; status?: EmbedStatus | undefined },
     ): Promise<Source[]> {
-      return list(account, { applicationId: query.application_id }, query);
+      return list(account, { applicationId: query.application_id, status: query.status }, query);
     },
 
     listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Promise<Source[]> {
       return list(account, { applicationId }, query);
     },
 
-    async create(account: AccountRecord, body: CreateSourceBody): Promise<Source> {
-      const [record] = await addAll(account, [body], () => '');
+    /** Adds a source; the caller's key decides whether it may fetch private addresses (private-addresses.ts). */
+    async create(caller: Caller, body: CreateSourceBody): Promise<Source> {
+      const [record] = await addAll(caller, [body], () => '');
       return toSource(record!);
     },
 
     /** Adds every source or none; a problem is reported with the position of the source it is in. */
-    async createMany(account: AccountRecord, bodies: CreateSourceBody[]): Promise<Source[]> {
-      const records = await addAll(account, bodies, (position) => `sources.${position}.`);
+    async createMany(caller: Caller, bodies: CreateSourceBody[]): Promise<Source[]> {
+      const records = await addAll(caller, bodies, (position) => `sources.${position}.`);
       return records.map(({ content: _, ...summary }) => toSource(summary));
     },
 

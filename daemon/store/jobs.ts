@@ -130,6 +130,7 @@ export function createJobStore(database: Database, owner: string) {
             pages: row.pages,
             characters: row.characters,
             embedder: row.embedder,
+            allow_private_addresses: Boolean(row.allow_private_addresses),
             created_at: row.created_at,
             updated_at: row.updated_at,
           },

@@ -321,6 +321,9 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       pages: source.pages ?? 0,
       characters: source.characters ?? 0,
       embedder: completed ? (source.embedder ?? null) : null,
+      // The earlier layout fetched private addresses for every key on a loopback daemon: its unfinished sources
+      // keep doing so when they resume.
+      allow_private_addresses: 1,
       // The old chunks are generation 0 (chunk-index.ts gives it to rows from before generations). The counter
       // starts past it, so the next attempt on any of these sources removes generation 0 when it completes.
       generation: completed ? 0 : null,

@@ -69,6 +69,7 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .addColumn('pages', 'integer', (column) => column.notNull())
           .addColumn('characters', 'bigint', (column) => column.notNull())
           .addColumn('embedder', 'text')
+          .addColumn('allow_private_addresses', 'integer', (column) => column.notNull())
           .addColumn('generation', 'integer')
           .addColumn('last_generation', 'integer', (column) => column.notNull())
           .addColumn('created_at', 'text', (column) => column.notNull())

@@ -44,6 +44,8 @@ export interface SourceRecord {
   characters: number;
   /** Id of the embedder whose vectors hold the live chunks; null until COMPLETED. */
   embedder: string | null;
+  /** Added with an admin key: on a loopback daemon, it may fetch private addresses (private-addresses.ts). */
+  allow_private_addresses: boolean;
   created_at: string;
   updated_at: string;
 }

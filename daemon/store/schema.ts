@@ -64,6 +64,7 @@ export interface SourceTable {
   characters: number;
   /** Id of the embedder whose vectors hold the live chunks; null until a first COMPLETED. */
   embedder: string | null;
+  allow_private_addresses: number;
   /**
    * The generation of the chunks searches see (null: none). Each ingestion attempt writes its chunks under a
    * new generation and makes it live in the transaction that marks the source COMPLETED, so a search sees the

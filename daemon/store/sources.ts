@@ -29,6 +29,7 @@ const SUMMARY_COLUMNS = [
   'pages',
   'characters',
   'embedder',
+  'allow_private_addresses',
   'created_at',
   'updated_at',
 ] as const;
@@ -46,6 +47,7 @@ function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[n
     pages: row.pages,
     characters: row.characters,
     embedder: row.embedder,
+    allow_private_addresses: Boolean(row.allow_private_addresses),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -123,6 +125,7 @@ export function createSourceStore(database: Database) {
                 return {
                   ...record,
                   content,
+                  allow_private_addresses: record.allow_private_addresses ? 1 : 0,
                   content_bytes: Buffer.byteLength(content),
                   generation: null,
                   last_generation: 0,

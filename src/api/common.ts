@@ -5,7 +5,12 @@ export const Timestamp = z.string().meta({ example: '2026-11-22T18:03:00.000Z' }
 
 /** Paging extension: without `limit`/`after` a list returns every item, newest first. */
 export const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  // Plain decimal digits only: a number coercion also took `1e3`, `0x10` and ` 5`.
+  limit: z
+    .string()
+    .regex(/^(?:[1-9][0-9]{0,2}|1000)$/, 'limit must be a whole number from 1 to 1000, in decimal digits')
+    .transform(Number)
+    .optional(),
   after: z.string().min(1).max(100).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuery>;

@@ -35,6 +35,8 @@ export const Conversation = z.object({
   id: z.string(),
   application_id: z.string(),
   messages: z.array(Message),
+  /** ext: how many messages the conversation holds; lists give it while their `messages` stay empty. */
+  message_count: z.number().int(),
   title: z.string(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),

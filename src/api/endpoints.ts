@@ -17,10 +17,16 @@ import {
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export type Auth = 'none' | 'key' | 'admin' | 'signature';
 
+/** The 4xx statuses an endpoint answers besides those of its `auth` (401 and 429, and 403 for admin keys). */
+export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 502 | 507;
+
 export interface Endpoint {
   method: HttpMethod;
   /** OpenAPI-style path, `{id}` for parameters. */
   path: string;
+  /** A stable name for generated clients. */
+  operationId: string;
+  errors: readonly ErrorStatus[];
   summary: string;
   auth: Auth;
   status: 200 | 201;
@@ -35,10 +41,21 @@ export interface Endpoint {
 
 /** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
 export const ENDPOINTS: readonly Endpoint[] = [
-  { method: 'get', path: '/health', summary: 'Liveness', auth: 'none', status: 200, response: Health },
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    errors: [],
+    summary: 'Liveness',
+    auth: 'none',
+    status: 200,
+    response: Health,
+  },
   {
     method: 'get',
     path: '/openapi.json',
+    operationId: 'getOpenApi',
+    errors: [],
     summary: 'This document',
     auth: 'none',
     status: 200,
@@ -48,6 +65,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/applications',
+    operationId: 'listApplications',
+    errors: [400],
     summary: 'List applications',
     auth: 'key',
     status: 200,
@@ -57,6 +76,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/applications',
+    operationId: 'createApplication',
+    errors: [400, 413],
     summary: 'Create an application',
     auth: 'key',
     status: 201,
@@ -66,6 +87,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/applications/{id}',
+    operationId: 'getApplication',
+    errors: [404],
     summary: 'Get an application',
     auth: 'key',
     status: 200,
@@ -74,6 +97,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'put',
     path: '/applications/{id}',
+    operationId: 'updateApplication',
+    errors: [400, 404, 413],
     summary: 'Update an application',
     auth: 'key',
     status: 200,
@@ -83,6 +108,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/applications/{id}',
+    operationId: 'deleteApplication',
+    errors: [404],
     summary: 'Delete an application with its sources and conversations',
     auth: 'key',
     status: 200,
@@ -91,6 +118,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/applications/{id}/conversations',
+    operationId: 'listApplicationConversations',
+    errors: [400, 404],
     summary: "List an application's conversations",
     auth: 'key',
     status: 200,
@@ -100,6 +129,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/applications/{id}/sources',
+    operationId: 'listApplicationSources',
+    errors: [400, 404],
     summary: "List an application's sources",
     auth: 'key',
     status: 200,
@@ -109,6 +140,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/applications/{id}/sources',
+    operationId: 'clearApplicationSources',
+    errors: [404],
     summary: "Delete all of an application's sources",
     auth: 'key',
     status: 200,
@@ -117,6 +150,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/applications/{id}/search',
+    operationId: 'searchApplication',
+    errors: [400, 404, 413, 502],
     summary: 'Retrieve passages without a language model',
     auth: 'key',
     status: 200,
@@ -127,6 +162,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/sources',
+    operationId: 'listSources',
+    errors: [400, 404],
     summary: 'List sources',
     auth: 'key',
     status: 200,
@@ -136,6 +173,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/sources',
+    operationId: 'createSource',
+    errors: [400, 404, 413],
     summary: 'Add a source (ingested in the background)',
     auth: 'key',
     status: 201,
@@ -145,6 +184,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/sources/batch',
+    operationId: 'createSources',
+    errors: [400, 404, 413],
     summary:
       'Add up to 1,000 sources at once, all or none (ext); in the given order, with content null as in lists',
     auth: 'key',
@@ -155,6 +196,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/sources/{id}',
+    operationId: 'getSource',
+    errors: [404],
     summary: 'Get a source',
     auth: 'key',
     status: 200,
@@ -163,6 +206,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/sources/{id}',
+    operationId: 'deleteSource',
+    errors: [404],
     summary: 'Delete a source and its chunks',
     auth: 'key',
     status: 200,
@@ -171,6 +216,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/sources/{id}/chunks',
+    operationId: 'listSourceChunks',
+    errors: [404],
     summary: "A source's stored chunks, in order",
     auth: 'key',
     status: 200,
@@ -180,6 +227,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/files',
+    operationId: 'listFiles',
+    errors: [400],
     summary: 'List uploaded files',
     auth: 'key',
     status: 200,
@@ -189,6 +238,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/files/{id}',
+    operationId: 'deleteFile',
+    errors: [404, 409],
     summary: 'Delete an uploaded file that no source uses (409 names the sources that do)',
     auth: 'key',
     status: 200,
@@ -197,6 +248,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/files/presigned-url',
+    operationId: 'presignUpload',
+    errors: [400, 415],
     summary: 'Get a pre-signed upload address',
     auth: 'key',
     status: 200,
@@ -206,6 +259,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'put',
     path: '/files/upload/{id}',
+    operationId: 'uploadFile',
+    errors: [400, 403, 413, 415],
     summary: 'Upload a file to a pre-signed address',
     auth: 'signature',
     status: 200,
@@ -217,6 +272,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/conversations',
+    operationId: 'listConversations',
+    errors: [400],
     summary: 'List conversations',
     auth: 'key',
     status: 200,
@@ -226,6 +283,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/conversations',
+    operationId: 'createConversationTurn',
+    errors: [400, 404, 413, 502],
     summary: 'Start or continue a conversation',
     auth: 'key',
     status: 200,
@@ -236,6 +295,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/conversations/{id}',
+    operationId: 'getConversation',
+    errors: [404],
     summary: 'Get a conversation with its messages',
     auth: 'key',
     status: 200,
@@ -244,6 +305,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'put',
     path: '/conversations/{id}',
+    operationId: 'updateConversation',
+    errors: [400, 404, 413],
     summary: 'Rename a conversation',
     auth: 'key',
     status: 200,
@@ -253,6 +316,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/conversations/{id}',
+    operationId: 'deleteConversation',
+    errors: [404],
     summary: 'Delete a conversation and its messages',
     auth: 'key',
     status: 200,
@@ -262,6 +327,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post',
     path: '/admin/keys',
+    operationId: 'createKey',
+    errors: [400, 413],
     summary: 'Create an API key (and its account if new)',
     auth: 'admin',
     status: 201,
@@ -271,6 +338,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'get',
     path: '/admin/keys',
+    operationId: 'listKeys',
+    errors: [],
     summary: 'List API keys',
     auth: 'admin',
     status: 200,
@@ -279,6 +348,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'delete',
     path: '/admin/keys/{id}',
+    operationId: 'revokeKey',
+    errors: [404],
     summary: 'Revoke an API key',
     auth: 'admin',
     status: 200,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from './endpoints.ts';
-import { ErrorBody } from './errors.ts';
+import { STATUS_BY_TYPE } from './error-status.ts';
+import { ERROR_TYPES, ErrorBody, type ErrorType } from './errors.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -53,15 +54,46 @@ function responses(endpoint: Endpoint): JsonObject {
       },
     };
   }
-  const error = {
-    description: 'Error',
-    content: { 'application/json': { schema: schema(ErrorBody, 'output') } },
+  const errors = Object.fromEntries(
+    errorStatuses(endpoint).map((status) => [String(status), errorResponse(status)]),
+  );
+  return {
+    [String(endpoint.status)]: { description: endpoint.summary, content },
+    ...errors,
+    default: { description: 'internal_error: a fault of the daemon', content: errorContent },
   };
-  return { [String(endpoint.status)]: { description: endpoint.summary, content }, default: error };
+}
+
+const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/**
+ * The endpoint's own statuses, those of its authentication, and 503 wherever the database is read (it may be
+ * out of reach for a moment), in order.
+ */
+function errorStatuses(endpoint: Endpoint): number[] {
+  const byAuth = {
+    none: [],
+    signature: [503],
+    key: [401, 429, 503],
+    admin: [401, 403, 429, 503],
+  }[endpoint.auth];
+  return [...new Set([...endpoint.errors, ...byAuth])].sort((left, right) => left - right);
+}
+
+function errorResponse(status: number): JsonObject {
+  const types = ERROR_TYPES.filter((type: ErrorType) => STATUS_BY_TYPE[type] === status);
+  const response: JsonObject = { description: types.join(', '), content: errorContent };
+  if (status === 429) {
+    response['headers'] = {
+      'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
+    };
+  }
+  return response;
 }
 
 function operation(endpoint: Endpoint): JsonObject {
   const operation: JsonObject = {
+    operationId: endpoint.operationId,
     summary: endpoint.summary,
     parameters: parameters(endpoint),
     responses: responses(endpoint),
@@ -72,8 +104,8 @@ function operation(endpoint: Endpoint): JsonObject {
   return operation;
 }
 
-/** The OpenAPI 3.1 document, generated from the same zod schemas the daemon validates with. */
-export function openApiDocument(version: string): JsonObject {
+/** The OpenAPI 3.1 document, generated from the same zod schemas the daemon validates with; `serverUrl` is the daemon's own. */
+export function openApiDocument(version: string, serverUrl: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const endpoint of ENDPOINTS) {
     paths[endpoint.path] ??= {};
@@ -82,8 +114,11 @@ export function openApiDocument(version: string): JsonObject {
   return {
     openapi: '3.1.0',
     info: { title: 'ckb', version, description: 'Conversational knowledge service' },
-    servers: [{ url: 'http://127.0.0.1:7411' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: schema(ErrorBody, 'output') },
+    },
     paths,
   };
 }

@@ -80,7 +80,11 @@ export const Source = z.object({
 });
 export type Source = z.infer<typeof Source>;
 
-export const SourcesQuery = z.object({ application_id: z.string().min(1).max(100).optional() });
+export const SourcesQuery = z.object({
+  application_id: z.string().min(1).max(100).optional(),
+  /** ext: only the sources in this ingestion state. */
+  status: z.enum(EMBED_STATUSES, { error: `status must be one of ${EMBED_STATUSES.join(', ')}` }).optional(),
+});
 
 export const SourceChunk = z.object({
   index: z.number().int(),

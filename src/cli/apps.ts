@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ApplicationInput } from '../client/index.ts';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 type ModelInput = ApplicationInput['model'];
 
@@ -14,6 +14,13 @@ export function registerApps(program: Command): void {
     .option('--description <text>', 'what it is for')
     .option('--model <model>', 'lm-3.5-turbo (default) or lm-4')
     .option('--system-message <text>', 'instructions for the language model')
+    .addHelpText(
+      'after',
+      examples(
+        'APP=$(ckb app create --name "Handbook")',
+        'ckb app create --name Support --model lm-4 --json',
+      ),
+    )
     .action(
       async (
         flags: { name: string; description?: string; model?: string; systemMessage?: string },
@@ -80,7 +87,7 @@ export function registerApps(program: Command): void {
           ...(flags.systemMessage === undefined ? {} : { system_message: flags.systemMessage }),
         };
         if (Object.keys(changes).length === 0) {
-          command.error('error: nothing to update: pass --name, --description, --model or --system-message', {
+          command.error('nothing to update: pass --name, --description, --model or --system-message', {
             exitCode: 2,
           });
         }
@@ -94,8 +101,15 @@ export function registerApps(program: Command): void {
     .command('rm')
     .description('Delete an application with its sources and conversations')
     .argument('<id>', 'application id')
-    .action(async (id: string, _flags: object, command: Command) => {
+    .option('-y, --yes', 'delete without asking (a terminal asks first)')
+    .addHelpText('after', examples('ckb app rm $APP', 'ckb app rm $APP --yes'))
+    .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
       const { client, output } = await connect(command);
+      const { confirmApplicationDelete } = await import('./confirm.ts');
+      if (!(await confirmApplicationDelete(client, id, flags.yes))) {
+        output.notice('nothing was deleted');
+        return;
+      }
       const { printDeleted } = await import('./render.ts');
       printDeleted(output, await client.applications.delete(id));
     });
@@ -124,15 +138,20 @@ export function registerApps(program: Command): void {
     .command('clear-sources')
     .description("Delete all of an application's sources")
     .argument('<id>', 'application id')
-    .action(async (id: string, _flags: object, command: Command) => {
+    .option('-y, --yes', 'delete without asking (a terminal asks first)')
+    .action(async (id: string, flags: { yes?: boolean }, command: Command) => {
       const { client, output } = await connect(command);
+      const { confirmClearSources } = await import('./confirm.ts');
+      if (!(await confirmClearSources(client, id, flags.yes))) {
+        output.notice('nothing was deleted');
+        return;
+      }
+      const { plural } = await import('./output.ts');
       const cleared = await client.applications.clearSources(id);
       if (output.json) {
         output.printJson(cleared);
         return;
       }
-      output.line(
-        `Deleted ${cleared.deleted} source${cleared.deleted === 1 ? '' : 's'} of ${cleared.application_id}`,
-      );
+      output.line(`Deleted ${plural(cleared.deleted, 'source')} of ${cleared.application_id}`);
     });
 }

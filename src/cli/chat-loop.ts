@@ -1,15 +1,44 @@
-import { emitKeypressEvents } from 'node:readline';
+import { createInterface, emitKeypressEvents } from 'node:readline';
 import { input } from '@inquirer/prompts';
 import { RequestAbortedError } from '../client/index.ts';
 import { streamReply } from './conversation-turn.ts';
-import { EXIT, onInterrupt } from './exit.ts';
-import { printReplySources, printSources } from './render.ts';
+import { EXIT, ExitError, onInterrupt } from './exit.ts';
+import { printMessages, printReplySources, printSources } from './render.ts';
 import type { Session } from './session.ts';
 
 type Read = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt' };
 
+type ReadLine = () => Promise<Read>;
+
+interface LineReader {
+  read: ReadLine;
+  /** Lets go of stdin, so a chat left with /exit ends though its input is still open. */
+  close(): void;
+}
+
+/** A person at a terminal gets a prompt; piped input is read line by line, with nothing drawn on stdout. */
+function lineReader(): LineReader {
+  if (process.stdin.isTTY && process.stdout.isTTY) return { read: promptLine, close: () => undefined };
+  const lines = createInterface({
+    input: process.stdin,
+    terminal: false,
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  const iterator = lines[Symbol.asyncIterator]();
+  return {
+    async read() {
+      const next = await iterator.next();
+      return next.done ? { kind: 'eof' } : { kind: 'line', text: next.value };
+    },
+    close() {
+      lines.close();
+      process.stdin.destroy();
+    },
+  };
+}
+
 /** One prompt. Ctrl-D (or the end of piped input) must end the chat; readline alone would leave it pending. */
-async function readLine(): Promise<Read> {
+async function promptLine(): Promise<Read> {
   const controller = new AbortController();
   const onKey = (_text: string | undefined, key: { ctrl?: boolean; name?: string } | undefined) => {
     if (key?.ctrl && key.name === 'd') controller.abort();
@@ -56,28 +85,53 @@ interface ChatState {
   reply: AbortController | undefined;
 }
 
+/**
+ * Chats in an application, or continues a conversation (whose application it then is), showing the messages
+ * so far first.
+ */
 export async function runChat(
   session: Session,
-  applicationId: string,
-  conversationId?: string,
+  target: { applicationId: string; conversationId?: string } | { conversationId: string },
 ): Promise<void> {
   const { client, output } = session;
+  const conversation = target.conversationId
+    ? await client.conversations.get(target.conversationId)
+    : undefined;
+  const applicationId =
+    conversation?.application_id ?? ('applicationId' in target ? target.applicationId : '');
+  if (conversation && 'applicationId' in target && target.applicationId !== conversation.application_id) {
+    throw new ExitError(
+      `conversation ${conversation.id} belongs to application ${conversation.application_id}, not ${target.applicationId}; pass --conversation alone`,
+      EXIT.usage,
+    );
+  }
   const application = await client.applications.get(applicationId);
   output.line(output.colour.bold(`Chatting with ${application.name}`));
   output.line(
     output.colour.dim('/new starts a new conversation, /sources lists the sources, /exit or Ctrl-D leaves'),
   );
-  const state: ChatState = { applicationId, conversation: conversationId, reply: undefined };
-  // For the whole chat, SIGINT (Ctrl-C outside the prompt) cancels the reply in progress, never the chat.
-  const restore = onInterrupt(() => state.reply?.abort());
+  if (conversation && conversation.messages.length > 0) {
+    output.line(output.colour.dim(`Continuing ${conversation.title || conversation.id}:`));
+    printMessages(output, conversation.messages);
+    output.line();
+  }
+  const state: ChatState = { applicationId, conversation: conversation?.id, reply: undefined };
+  // For the whole chat, SIGINT (Ctrl-C outside the prompt) cancels the reply in progress, never the chat; with
+  // piped input there is no prompt to catch it, so between replies it leaves.
+  const restore = onInterrupt(() => {
+    if (state.reply) state.reply.abort();
+    else if (!process.stdin.isTTY) process.exit(EXIT.interrupted);
+  });
+  const reader = lineReader();
   try {
-    await converse(session, state);
+    await converse(session, state, reader.read);
   } finally {
+    reader.close();
     restore();
   }
 }
 
-async function converse(session: Session, state: ChatState): Promise<void> {
+async function converse(session: Session, state: ChatState, readLine: ReadLine): Promise<void> {
   const { client, output } = session;
   for (;;) {
     const read = await readLine();

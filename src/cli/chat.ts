@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 export function registerChat(program: Command): void {
   program
@@ -9,6 +9,14 @@ export function registerChat(program: Command): void {
     .option('--conversation <id>', 'continue this conversation')
     .option('--no-stream', 'wait for the whole reply instead of streaming it')
     .argument('<message...>', 'the question')
+    .addHelpText(
+      'after',
+      examples(
+        'ckb ask --app $APP "How many vacation days do new staff get?"',
+        'ckb ask --conversation CONV_ID "And part-time staff?"',
+        'ckb ask --app $APP --json "What is covered?" | jq .sources',
+      ),
+    )
     .action(
       async (
         words: string[],
@@ -16,7 +24,7 @@ export function registerChat(program: Command): void {
         command: Command,
       ) => {
         if ((flags.app === undefined) === (flags.conversation === undefined)) {
-          command.error('error: pass exactly one of --app or --conversation', { exitCode: 2 });
+          command.error('pass exactly one of --app or --conversation', { exitCode: 2 });
         }
         const session = await connect(command);
         const { ask } = await import('./conversation-turn.ts');
@@ -34,11 +42,32 @@ export function registerChat(program: Command): void {
     .description(
       'Talk with an application: /new starts over, /sources lists its sources, /exit or Ctrl-D leaves',
     )
-    .requiredOption('--app <id>', 'application id')
-    .option('--conversation <id>', 'continue this conversation')
-    .action(async (flags: { app: string; conversation?: string }, command: Command) => {
+    .option('--app <id>', 'application id')
+    .option('--conversation <id>', 'continue this conversation (its earlier messages are shown first)')
+    .addHelpText(
+      'after',
+      examples(
+        'ckb chat --app $APP',
+        'ckb chat --conversation CONV_ID',
+        'printf "Who funded it?\\n" | ckb chat --app $APP',
+      ),
+    )
+    .action(async (flags: { app?: string; conversation?: string }, command: Command) => {
+      if (flags.app === undefined && flags.conversation === undefined) {
+        command.error('pass --app to start a conversation, or --conversation to continue one', {
+          exitCode: 2,
+        });
+      }
       const session = await connect(command);
       const { runChat } = await import('./chat-loop.ts');
-      await runChat(session, flags.app, flags.conversation);
+      await runChat(
+        session,
+        flags.app === undefined
+          ? { conversationId: flags.conversation ?? '' }
+          : {
+              applicationId: flags.app,
+              ...(flags.conversation ? { conversationId: flags.conversation } : {}),
+            },
+      );
     });
 }

@@ -3,6 +3,7 @@ import type { ConversationInput } from '../client/index.ts';
 import { TerminalMarkdown } from './markdown.ts';
 import { printReplySources } from './render.ts';
 import type { Session } from './session.ts';
+import { WordWrap } from './wrap.ts';
 
 /**
  * Streams one reply to stdout as it arrives: rendered Markdown on a terminal, the raw text in a pipe.
@@ -14,11 +15,18 @@ export async function streamReply(
   signal?: AbortSignal,
 ): Promise<Reply> {
   const { client, output } = session;
-  const markdown = process.stdout.isTTY ? new TerminalMarkdown(output.colour) : undefined;
+  const terminal = process.stdout.isTTY === true;
+  const markdown = terminal ? new TerminalMarkdown(output.colour) : undefined;
+  // A terminal that reports no width (a pty nobody sized) is left to wrap lines itself.
+  const wrap = terminal && process.stdout.columns > 0 ? new WordWrap(process.stdout.columns) : undefined;
+  const render = (delta: string) => {
+    const rendered = markdown ? markdown.push(delta) : delta;
+    return wrap ? wrap.push(rendered) : rendered;
+  };
   const stream = await client.conversations.stream(body, { signal });
-  const reply = await stream.finalReply((delta) => output.write(markdown ? markdown.push(delta) : delta));
+  const reply = await stream.finalReply((delta) => output.write(render(delta)));
   const rest = markdown?.end() ?? '';
-  output.write(rest);
+  output.write(wrap ? wrap.push(rest) + wrap.end() : rest);
   if (!reply.message.endsWith('\n')) output.line();
   return reply;
 }

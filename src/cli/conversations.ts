@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 export function registerConversations(program: Command): void {
   const conversations = program.command('conv').description('Manage conversations');
@@ -8,6 +8,7 @@ export function registerConversations(program: Command): void {
     .command('list')
     .description('List conversations')
     .option('--app <id>', 'only this application')
+    .addHelpText('after', examples('ckb conv list --app $APP', 'ckb chat --conversation CONV_ID'))
     .action(async (flags: { app?: string }, command: Command) => {
       const { client, output } = await connect(command);
       const { printConversations } = await import('./render.ts');
@@ -28,19 +29,14 @@ export function registerConversations(program: Command): void {
         output.printJson(conversation);
         return;
       }
-      const { formatReplySources } = await import('./render.ts');
+      const { printMessages } = await import('./render.ts');
       output.line(output.colour.bold(conversation.title || conversation.id));
       output.line(
         output.colour.dim(
           `${conversation.id} · ${conversation.application_id} · ${conversation.total_tokens} tokens`,
         ),
       );
-      for (const message of conversation.messages) {
-        output.line();
-        output.line(output.colour.bold(message.role === 'user' ? 'You:' : 'Assistant:'));
-        output.line(message.content);
-        for (const text of formatReplySources(output, message.sources)) output.line(text);
-      }
+      printMessages(output, conversation.messages);
     });
 
   conversations

@@ -100,14 +100,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** SIGTERM lets the daemon shut down gracefully (it removes daemon.json); returns false when none was running. */
-export async function stopDaemon(home: string): Promise<boolean> {
+/** SIGTERM lets the daemon shut down gracefully (it removes daemon.json); returns undefined when none was running. */
+export async function stopDaemon(home: string): Promise<{ pid: number } | undefined> {
   const state = readDaemonState(home);
-  if (state === undefined || !isAlive(state.pid)) return false;
+  if (state === undefined || !isAlive(state.pid)) return undefined;
   process.kill(state.pid, 'SIGTERM');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (!isAlive(state.pid)) return true;
+    if (!isAlive(state.pid)) return { pid: state.pid };
     await delay(POLL_MS);
   }
   throw new ExitError(`the daemon (pid ${state.pid}) did not stop within 15 s`);

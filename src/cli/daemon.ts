@@ -17,7 +17,7 @@ async function localConfig(command: Command) {
   const { createOutput } = await import('./output.ts');
   const options = globalOptions(command);
   return {
-    config: loadConfig({ url: options.url, apiKey: options.apiKey, home: options.home }),
+    config: loadConfig({ url: options.daemonUrl, apiKey: options.apiKey, home: options.home }),
     output: createOutput(options),
   };
 }
@@ -54,7 +54,7 @@ export function registerDaemon(program: Command): void {
         output.notice(`the daemon is already running at ${config.url}`);
       } else {
         if (!isLoopback(config.url)) {
-          command.error(`error: can only start a local daemon; ${config.url} is not a loopback http URL`, {
+          command.error(`can only start a local daemon; ${config.url} is not a loopback http URL`, {
             exitCode: 2,
           });
         }
@@ -71,7 +71,8 @@ export function registerDaemon(program: Command): void {
       const { config, output } = await localConfig(command);
       const { stopDaemon } = await import('./daemon-process.ts');
       const stopped = await stopDaemon(config.home);
-      output.notice(stopped ? 'daemon stopped' : `no daemon is running for ${config.home}`);
+      if (output.json) output.printJson(stopped ? { stopped: true, pid: stopped.pid } : { stopped: false });
+      else output.notice(stopped ? 'daemon stopped' : `no daemon is running for ${config.home}`);
     });
 
   daemon

@@ -1,3 +1,11 @@
+/** Every error the CLI prints begins with this, whether commander, the CLI or the daemon found it. */
+const ERROR_PREFIX = 'ckb: ';
+
+/** One error message as printed on stderr (through failure.ts): the prefix, the message, one newline. */
+export function errorLine(message: string): string {
+  return `${ERROR_PREFIX}${message.replace(/^error: /, '').trimEnd()}\n`;
+}
+
 /** Exit codes of the contract. */
 export const EXIT = { ok: 0, apiError: 1, usage: 2, unreachable: 3, interrupted: 130 } as const;
 

@@ -2,9 +2,10 @@ import PQueue from 'p-queue';
 import { SOURCE_BATCH_MAX, type Source } from '../api/index.ts';
 import type { SourceInput } from '../client/index.ts';
 import { describe } from './failure.ts';
-import { type FileToAdd, isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { type FileToAdd, isRemote, isUploadedFileId, isWebAddress, nameFromFileUrl } from './file-paths.ts';
+import { count, plural } from './output.ts';
 import type { Session } from './session.ts';
-import { count, startSpinner } from './spinner.ts';
+import { startSpinner } from './spinner.ts';
 
 /** Enough uploads in flight to hide each one's latency, few enough to leave the daemon time to ingest. */
 const CONCURRENT_UPLOADS = 8;
@@ -29,20 +30,29 @@ export async function createFileSources(
   session: Session,
   applicationId: string,
   files: readonly FileToAdd[],
+  uploadedNames: ReadonlyMap<string, string>,
   onCreated: (sources: readonly Source[]) => void,
 ): Promise<FileBatch> {
   const { client, output } = session;
   const stop = new AbortController();
-  const total = files.filter((file) => !isWebAddress(file.path)).length;
+  const total = files.filter((file) => !isRemote(file.path)).length;
   let uploaded = 0;
   const created: Source[] = [];
   let error: string | undefined;
 
   const progress = () =>
-    `uploading ${count(uploaded)}/${count(total)} files, ${count(created.length)} sources created`;
+    `uploading ${count(uploaded)}/${plural(total, 'file')}, ${plural(created.length, 'source')} created`;
   const spinner = startSpinner(output, `${progress()}…`);
 
   const prepare = async ({ path, name }: FileToAdd): Promise<SourceInput> => {
+    if (isUploadedFileId(path)) {
+      return {
+        application_id: applicationId,
+        type: 'file',
+        content: path,
+        name: name ?? uploadedNames.get(path) ?? path,
+      };
+    }
     if (isWebAddress(path)) {
       return {
         application_id: applicationId,
@@ -83,14 +93,14 @@ export async function createFileSources(
       spinner.text = `${progress()}…`;
       onCreated(sources);
     } catch (cause) {
-      error ??= `could not create the sources of ${count(bodies.length)} uploaded files: ${describe(cause)}`;
+      error ??= `could not create the sources of ${plural(bodies.length, 'uploaded file')}: ${describe(cause)}`;
       stop.abort();
       break;
     }
   }
 
   if (error === undefined) {
-    spinner.succeed(`uploaded ${count(total)} files, ${count(created.length)} sources created`);
+    spinner.succeed(`uploaded ${plural(total, 'file')}, ${plural(created.length, 'source')} created`);
     return { ok: true, created };
   }
   spinner.fail(progress());

@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 // The daemon's list is the one that decides; the CLI only refuses early what the daemon would refuse later.
 import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../api/files.ts';
@@ -13,11 +13,24 @@ export interface FileToAdd {
   name?: string;
 }
 
-/** What `--file <paths...>` names: local files and http(s) URLs of files, in order, or why not. */
-export type FilePaths = { ok: true; value: FileToAdd[] } | { ok: false; error: string };
+/**
+ * What `--file <paths...>` names: local files, ids of uploaded files and http(s) URLs of files, in order, with
+ * the files a folder held that are not of a supported type (skipped, so the user hears of them); or why not.
+ */
+export type FilePaths = { ok: true; value: FileToAdd[]; skipped: string[] } | { ok: false; error: string };
 
 export function isWebAddress(value: string): boolean {
   return /^https?:\/\//i.test(value);
+}
+
+/** An id `ckb file upload` printed (`file_…`), when no local file of that name exists. */
+export function isUploadedFileId(value: string): boolean {
+  return /^file_[0-9A-Z]{26}$/.test(value) && !existsSync(value);
+}
+
+/** Paths that need no upload: web addresses and files uploaded already. */
+export function isRemote(path: string): boolean {
+  return isWebAddress(path) || isUploadedFileId(path);
 }
 
 /** The file's name in the URL's path, or the host when the path names none (`https://example.com/`). */
@@ -34,27 +47,35 @@ function isHidden(entry: Dirent): boolean {
   return entry.name.startsWith('.');
 }
 
-/** Hidden entries are skipped; symbolic links to folders are not followed, so a link loop cannot recurse forever. */
-function supportedFilesUnder(folder: string): string[] {
+/**
+ * The supported files in a folder and its subfolders, and the other files found (unsupported). Hidden entries are
+ * skipped; symbolic links to folders are not followed, so a link loop cannot recurse forever.
+ */
+function filesUnder(folder: string, found: { supported: string[]; skipped: string[] }): void {
   const entries = readdirSync(folder, { withFileTypes: true })
     .filter((entry) => !isHidden(entry))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return entries.flatMap((entry) => {
+  for (const entry of entries) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory()) return supportedFilesUnder(path);
+    if (entry.isDirectory()) {
+      filesUnder(path, found);
+      continue;
+    }
     const isFile =
       entry.isFile() || (entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isFile());
-    return isFile && isSupportedFile(path) ? [path] : [];
-  });
+    if (isFile) (isSupportedFile(path) ? found.supported : found.skipped).push(path);
+  }
 }
 
 function expandOne(path: string): FilePaths {
-  if (isWebAddress(path)) return { ok: true, value: [{ path }] };
+  if (isRemote(path)) return { ok: true, value: [{ path }], skipped: [] };
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats === undefined) return { ok: false, error: `no such file or folder: ${path}` };
   if (stats.isDirectory()) {
-    const files = supportedFilesUnder(path).map((file) => ({ path: file, name: nameInFolder(path, file) }));
-    if (files.length > 0) return { ok: true, value: files };
+    const found = { supported: [] as string[], skipped: [] as string[] };
+    filesUnder(path, found);
+    const files = found.supported.map((file) => ({ path: file, name: nameInFolder(path, file) }));
+    if (files.length > 0) return { ok: true, value: files, skipped: found.skipped };
     return {
       ok: false,
       error: `no supported files in ${path} (${SUPPORTED_EXTENSIONS.join(' ')}; hidden ones are skipped)`,
@@ -66,7 +87,7 @@ function expandOne(path: string): FilePaths {
       error: `unsupported file type: ${path} (supported: ${SUPPORTED_EXTENSIONS.join(' ')})`,
     };
   }
-  return { ok: true, value: [{ path }] };
+  return { ok: true, value: [{ path }], skipped: [] };
 }
 
 /**
@@ -88,16 +109,26 @@ function nameInFolder(folder: string, file: string): string {
  */
 export function expandFilePaths(paths: readonly string[]): FilePaths {
   const files: FileToAdd[] = [];
+  const skipped: string[] = [];
   const seen = new Set<string>();
   for (const path of paths) {
     const expanded = expandOne(path);
     if (!expanded.ok) return expanded;
+    skipped.push(...expanded.skipped);
     for (const file of expanded.value) {
-      const key = isWebAddress(file.path) ? file.path : resolve(file.path);
+      const key = isRemote(file.path) ? file.path : resolve(file.path);
       if (seen.has(key)) continue;
       seen.add(key);
       files.push(file);
     }
   }
-  return { ok: true, value: files };
+  return { ok: true, value: files, skipped };
+}
+
+/** `3 files of other types were skipped (.png, .xlsx)`: what a folder held that will not be added. */
+export function skippedNotice(skipped: readonly string[]): string | undefined {
+  if (skipped.length === 0) return undefined;
+  const types = [...new Set(skipped.map((path) => extname(path).toLowerCase() || 'no extension'))].sort();
+  const files = skipped.length === 1 ? '1 file' : `${skipped.length.toLocaleString('en-US')} files`;
+  return `skipped ${files} of unsupported types (${types.join(', ')}); supported: ${SUPPORTED_EXTENSIONS.join(' ')}`;
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 export function registerFiles(program: Command): void {
   const files = program.command('file').description('Upload files to use as sources');
@@ -8,9 +8,20 @@ export function registerFiles(program: Command): void {
     .command('upload')
     .description('Upload a local file through a pre-signed URL; prints the file id')
     .argument('<path>', 'the file (.pdf .doc .docx .ppt .pptx .md .json .eml .html .txt)')
+    .addHelpText(
+      'after',
+      examples('FILE=$(ckb file upload report.pdf)', 'ckb source add --app $APP --file $FILE --wait'),
+    )
     .action(async (path: string, _flags: object, command: Command) => {
       const { missingLocalFile } = await import('./source-add.ts');
-      if (missingLocalFile(path)) command.error(`error: no such file: ${path}`, { exitCode: 2 });
+      if (missingLocalFile(path)) command.error(`no such file: ${path}`, { exitCode: 2 });
+      const { statSync } = await import('node:fs');
+      if (statSync(path).isDirectory()) {
+        command.error(
+          `${path} is a folder; \`ckb file upload\` takes one file. To add each supported file in it as a source, run \`ckb source add --app APP_ID --file ${path}\``,
+          { exitCode: 2 },
+        );
+      }
       const { client, output } = await connect(command);
       output.printCreated(await client.files.upload(path));
     });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('Manage API keys and accounts (admin key needed)');
@@ -9,6 +9,7 @@ export function registerKeys(program: Command): void {
     .description('Create a key (and its account if new); prints the key, shown this once')
     .requiredOption('--account <name>', 'account name')
     .option('--admin', 'an admin key (can manage keys)')
+    .addHelpText('after', examples('KEY=$(ckb keys create --account alice)', 'CKB_API_KEY=$KEY ckb app list'))
     .action(async (flags: { account: string; admin?: boolean }, command: Command) => {
       const { client, output } = await connect(command);
       const created = await client.keys.create({ account: flags.account, admin: flags.admin === true });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 /** The options every command accepts (declared once on the program). */
 export interface GlobalOptions {
-  url?: string;
+  daemonUrl?: string;
   apiKey?: string;
   home?: string;
   json?: boolean;
@@ -11,6 +11,11 @@ export interface GlobalOptions {
 
 export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** The `Examples:` block that ends a command's `--help`, one `$ ckb …` line each. */
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}\n`).join('')}`;
 }
 
 /** Resolves config, autostarts the daemon if needed and builds the client: loaded only when an action runs. */

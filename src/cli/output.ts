@@ -80,3 +80,13 @@ export function oneLine(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`;
 }
+
+/** `2611` → `2,611`, whatever the locale, so progress reads the same everywhere. */
+export function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** `1 page`, `2 pages`, `2,611 sources`: a count with its noun, singular for one. */
+export function plural(value: number, noun: string, nouns = `${noun}s`): string {
+  return `${count(value)} ${value === 1 ? noun : nouns}`;
+}

@@ -66,7 +66,7 @@ async function loadDocumentation(
     );
   }
   const ids = [...usable.map((source) => source.id), ...added.map((source) => source.id)];
-  return waitForSources(client, applicationId, ids, output);
+  return waitForSources(client, applicationId, ids, output, { reattach: `--app ${applicationId}` });
 }
 
 export async function quickstart(session: Session): Promise<void> {
@@ -83,7 +83,7 @@ export async function quickstart(session: Session): Promise<void> {
   }
   if (process.stdin.isTTY && process.stdout.isTTY) {
     const { runChat } = await import('./chat-loop.ts');
-    return runChat(session, application.id);
+    return runChat(session, { applicationId: application.id });
   }
   const { ask } = await import('./conversation-turn.ts');
   if (!output.json) output.line(output.colour.bold(`Q: ${SAMPLE_QUESTION}`));

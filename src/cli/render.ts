@@ -1,4 +1,4 @@
-import type { Application, Conversation, Deleted, ReplySource, Source } from '../api/index.ts';
+import type { Application, Conversation, Deleted, Message, ReplySource, Source } from '../api/index.ts';
 import { type Output, oneLine, shortTime } from './output.ts';
 
 export function printApplication(output: Output, app: Application): void {
@@ -82,7 +82,8 @@ export function printConversations(output: Output, conversations: readonly Conve
     { header: 'ID', value: (conversation) => conversation.id },
     { header: 'TITLE', value: (conversation) => oneLine(conversation.title, 50) },
     { header: 'APPLICATION', value: (conversation) => conversation.application_id },
-    { header: 'MESSAGES', value: (conversation) => String(conversation.messages.length), numeric: true },
+    // Lists leave `messages` empty by contract; the count is its own field.
+    { header: 'MESSAGES', value: (conversation) => String(conversation.message_count), numeric: true },
     { header: 'UPDATED', value: (conversation) => shortTime(conversation.updated_at) },
   ]);
 }
@@ -99,4 +100,14 @@ export function printReplySources(output: Output, sources: readonly ReplySource[
   if (sources.length === 0) return;
   output.line(output.colour.bold('Sources:'));
   for (const text of formatReplySources(output, sources)) output.line(text);
+}
+
+/** A conversation's messages in order, each under who wrote it, replies with their sources. */
+export function printMessages(output: Output, messages: readonly Message[]): void {
+  for (const message of messages) {
+    output.line();
+    output.line(output.colour.bold(message.role === 'user' ? 'You:' : 'Assistant:'));
+    output.line(message.content);
+    for (const text of formatReplySources(output, message.sources)) output.line(text);
+  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { connect } from './options.ts';
+import { connect, examples } from './options.ts';
 
 export function registerSearch(program: Command): void {
   program
@@ -8,9 +8,13 @@ export function registerSearch(program: Command): void {
     .requiredOption('--app <id>', 'application id')
     .option('--limit <k>', 'how many passages (1-50, default 5)', (value) => Number.parseInt(value, 10))
     .argument('<query...>', 'what to look for')
+    .addHelpText(
+      'after',
+      examples('ckb search --app $APP "vacation days"', 'ckb search --app $APP --limit 10 --json refunds'),
+    )
     .action(async (words: string[], flags: { app: string; limit?: number }, command: Command) => {
       if (flags.limit !== undefined && !(flags.limit >= 1 && flags.limit <= 50)) {
-        command.error('error: --limit must be a whole number from 1 to 50', { exitCode: 2 });
+        command.error('--limit must be a whole number from 1 to 50', { exitCode: 2 });
       }
       const { client, output } = await connect(command);
       const results = await client.applications.search(flags.app, {

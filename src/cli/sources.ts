@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { EmbedStatus } from '../api/sources.ts';
 import type { FileToAdd } from './file-paths.ts';
-import { connect } from './options.ts';
+import { connect, examples, globalOptions } from './options.ts';
 
 export interface AddFlags {
   app: string;
@@ -13,18 +14,36 @@ export interface AddFlags {
   wait?: boolean;
 }
 
+// Written out rather than imported from the API's schemas, so registering commands loads no zod.
+const STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const satisfies readonly EmbedStatus[];
+
 /** The files `--file` names, folders walked; a usage error (exit 2) before any request when they cannot be added. */
 async function expandFiles(paths: string[], flags: AddFlags, command: Command): Promise<FileToAdd[]> {
-  const { expandFilePaths } = await import('./file-paths.ts');
+  const { expandFilePaths, skippedNotice } = await import('./file-paths.ts');
   const files = expandFilePaths(paths);
-  if (!files.ok) command.error(`error: ${files.error}`, { exitCode: 2 });
+  if (!files.ok) command.error(files.error, { exitCode: 2 });
   if (files.value.length > 1 && flags.name !== undefined) {
     command.error(
-      `error: --name names one source, but --file names ${files.value.length} files; each is named after its file (its path within a folder)`,
+      `--name names one source, but --file names ${files.value.length} files; each is named after its file (its path within a folder)`,
       { exitCode: 2 },
     );
   }
+  const skipped = skippedNotice(files.skipped);
+  if (skipped !== undefined && globalOptions(command).quiet !== true) process.stderr.write(`${skipped}\n`);
   return files.value;
+}
+
+function parseStatus(value: string): EmbedStatus {
+  const status = value.toUpperCase();
+  const known = STATUSES.find((candidate) => candidate === status);
+  if (known === undefined) throw new InvalidArgumentError(`use one of ${STATUSES.join(', ')}`);
+  return known;
+}
+
+function parseLimit(value: string): number {
+  if (!/^(?:[1-9][0-9]{0,2}|1000)$/.test(value))
+    throw new InvalidArgumentError('use a whole number from 1 to 1000');
+  return Number(value);
 }
 
 export function registerSources(program: Command): void {
@@ -39,19 +58,29 @@ export function registerSources(program: Command): void {
     .option('--text <text>', 'the text itself')
     .option(
       '--file <paths...>',
-      'local files or folders (uploaded first; folders are walked for supported files) or http(s) URLs of files',
+      'local files or folders (uploaded first; folders are walked for supported files), ids of uploaded files (file_…) or http(s) URLs of files',
     )
     .option('--url <url>', 'one web page')
     .option('--urls <urls...>', 'several web pages')
     .option('--website <url>', 'a same-site crawl starting at this URL')
     .option('--name <name>', 'source name (default: from the file, URL or text)')
     .option('--wait', 'show progress and wait until COMPLETED (exit 1 if FAILED)')
+    .addHelpText(
+      'after',
+      examples(
+        'ckb source add --app $APP --file ./docs/ --wait',
+        'ckb source add --app $APP --url https://example.com/page',
+        'ckb source add --app $APP --website https://docs.example.com/ --wait',
+        'ckb source add --app $APP --file $(ckb file upload report.pdf)',
+        'ckb source add --app $APP --text "Opening hours: 9 to 5" --name hours',
+      ),
+    )
     .action(async (flags: AddFlags, command: Command) => {
       const given = (['text', 'file', 'url', 'urls', 'website'] as const).filter(
         (kind) => flags[kind] !== undefined,
       );
       if (given.length !== 1) {
-        command.error('error: pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
+        command.error('pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
       }
       const files = flags.file === undefined ? [] : await expandFiles(flags.file, flags, command);
       const { addFileSources, addSource } = await import('./source-add.ts');
@@ -64,13 +93,60 @@ export function registerSources(program: Command): void {
     });
 
   sources
+    .command('wait')
+    .description(
+      "Follow ingestion until it ends (again, after Ctrl-C left --wait): the sources given, or all of an application's",
+    )
+    .argument('[ids...]', 'source ids')
+    .option('--app <id>', 'every source of this application')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ ckb source wait --app $APP\n  $ ckb source wait src_01J… src_01K…',
+    )
+    .action(async (ids: string[], flags: { app?: string }, command: Command) => {
+      if (ids.length === 0 && flags.app === undefined) {
+        command.error('name the sources to wait for, or pass --app for all of an application', {
+          exitCode: 2,
+        });
+      }
+      const { client, output } = await connect(command);
+      const { waitForSources } = await import('./wait.ts');
+      const { failIfAnyFailed } = await import('./source-add.ts');
+      const { app } = flags;
+      const waited =
+        ids.length > 0 ? ids : (await client.applications.sources(app ?? '')).map((source) => source.id);
+      if (waited.length === 0) {
+        output.notice(`${app} has no sources`);
+        if (output.json) output.printJson([]);
+        return;
+      }
+      const reattach = ids.length > 0 ? ids.join(' ') : `--app ${app}`;
+      const final = await waitForSources(client, app, waited, output, { reattach });
+      if (output.json) output.printJson(final);
+      failIfAnyFailed(final);
+    });
+
+  sources
     .command('list')
-    .description('List sources')
+    .description('List sources, newest first')
     .option('--app <id>', 'only this application')
-    .action(async (flags: { app?: string }, command: Command) => {
+    .option('--status <status>', `only those in this state: ${STATUSES.join(', ')}`, parseStatus)
+    .option('--limit <n>', 'at most this many (1-1000)', parseLimit)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ ckb source list --app $APP --status FAILED\n  $ ckb source list --limit 20',
+    )
+    .action(async (flags: { app?: string; status?: EmbedStatus; limit?: number }, command: Command) => {
       const { client, output } = await connect(command);
       const { printSources } = await import('./render.ts');
-      printSources(output, await client.sources.list(flags.app ? { application_id: flags.app } : {}));
+      printSources(
+        output,
+        await client.sources.list({
+          ...(flags.app ? { application_id: flags.app } : {}),
+          ...(flags.status ? { status: flags.status } : {}),
+          ...(flags.limit ? { limit: flags.limit } : {}),
+        }),
+      );
     });
 
   sources

@@ -1,8 +1,9 @@
 import type { Source } from '../api/index.ts';
 import type { CkbClient } from '../client/index.ts';
-import { ExitError } from './exit.ts';
+import { EXIT, ExitError, onInterrupt } from './exit.ts';
 import type { Output } from './output.ts';
-import { count, startSpinner } from './spinner.ts';
+import { count, plural } from './output.ts';
+import { startSpinner } from './spinner.ts';
 
 const POLL_MS = 500;
 
@@ -15,7 +16,7 @@ function isSettled(source: Source): boolean {
 }
 
 function detail(source: Source): string {
-  return `${source.name}: ${source.embed_status.toLowerCase()}, ${source.pages} pages, ${source.chunks} chunks`;
+  return `${source.name}: ${source.embed_status.toLowerCase()}, ${plural(source.pages, 'page')}, ${plural(source.chunks, 'chunk')}`;
 }
 
 /** Many sources' details would not fit on a line; their totals do. */
@@ -31,10 +32,18 @@ function progress(sources: readonly Source[]): string {
   return sources.length === 1 && only !== undefined ? detail(only) : totals(sources);
 }
 
-/** One request per poll, however many sources: one GET for a single source, else the application's list. */
-async function current(client: CkbClient, applicationId: string, ids: readonly string[]): Promise<Source[]> {
+/**
+ * One request per poll, however many sources: one GET for a single source, else the application's list (without
+ * an application, one GET per source).
+ */
+async function current(
+  client: CkbClient,
+  applicationId: string | undefined,
+  ids: readonly string[],
+): Promise<Source[]> {
   const [only] = ids;
   if (ids.length === 1 && only !== undefined) return [await client.sources.get(only)];
+  if (applicationId === undefined) return Promise.all(ids.map((id) => client.sources.get(id)));
   const listed = new Map(
     (await client.applications.sources(applicationId)).map((source) => [source.id, source]),
   );
@@ -45,14 +54,30 @@ async function current(client: CkbClient, applicationId: string, ids: readonly s
   });
 }
 
-/** Polls until every source is COMPLETED or FAILED, showing progress on stderr; returns their final state. */
+export interface WaitOptions {
+  /** The arguments of `ckb source wait` that follow these sources again, told on Ctrl-C. */
+  reattach: string;
+}
+
+/**
+ * Polls until every source is COMPLETED or FAILED, showing progress on stderr; returns their final state.
+ * Ctrl-C stops the waiting, not the ingestion, and says so.
+ */
 export async function waitForSources(
   client: CkbClient,
-  applicationId: string,
+  applicationId: string | undefined,
   ids: readonly string[],
   output: Output,
+  options: WaitOptions,
 ): Promise<Source[]> {
   const spinner = startSpinner(output, 'waiting for ingestion…');
+  const restore = onInterrupt(() => {
+    spinner.stop();
+    output.warn(
+      `stopped waiting; ingestion goes on in the daemon: follow it again with \`ckb source wait ${options.reattach}\``,
+    );
+    process.exit(EXIT.interrupted);
+  });
   try {
     for (;;) {
       const sources = await current(client, applicationId, ids);
@@ -68,5 +93,7 @@ export async function waitForSources(
   } catch (error) {
     spinner.stop();
     throw error;
+  } finally {
+    restore();
   }
 }

@@ -14,7 +14,13 @@ import {
 import { FileObject, PresignedUpload } from '../api/files.ts';
 import { ApiKey, CreatedKey, type CreateKeyBody } from '../api/keys.ts';
 import { type SearchBody, SearchResult } from '../api/search.ts';
-import { ClearedSources, type CreateSourceBody, Source, SourceChunk } from '../api/sources.ts';
+import {
+  ClearedSources,
+  type CreateSourceBody,
+  type EmbedStatus,
+  Source,
+  SourceChunk,
+} from '../api/sources.ts';
 import { InvalidResponseError } from './errors.ts';
 import { createTransport, pathFor, type TransportOptions } from './http.ts';
 import { ReplyStream } from './stream.ts';
@@ -87,7 +93,7 @@ export function createClient(options: ClientOptions) {
   };
 
   const sources = {
-    list: (query?: Paging & { application_id?: string }, request?: RequestOptions) =>
+    list: (query?: Paging & { application_id?: string; status?: EmbedStatus }, request?: RequestOptions) =>
       json(z.array(Source), { method: 'GET', path: '/sources', query, signal: request?.signal }),
     create: (body: SourceInput, request?: RequestOptions) =>
       json(Source, { method: 'POST', path: '/sources', json: body, signal: request?.signal }),

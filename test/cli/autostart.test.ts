@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon } from '../support/daemon.ts';
 import { newHome } from '../support/home.ts';
 import { cliEnvironment, freePort, runCli } from './run.ts';
 
@@ -22,6 +24,27 @@ afterAll(async () => {
   const state = join(home, 'daemon.json');
   if (existsSync(state)) process.kill(JSON.parse(await readFile(state, 'utf8')).pid, 'SIGTERM');
   await rm(home, { recursive: true, force: true });
+});
+
+describe('a fresh home whose port another daemon holds', () => {
+  it('names that daemon instead of asking for a key', async () => {
+    const other = await startTestDaemon();
+    const fresh = await mkdtemp(join(tmpdir(), 'ckb-fresh-'));
+    try {
+      const { CKB_NO_AUTOSTART: _off, ...env } = cliEnvironment(fresh, other.url);
+      const result = await runCli(['app', 'list'], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^ckb: the ckb daemon answering at ${other.url} \\(version [\\d.]+\\) was started from another home: ${fresh} has no API key`,
+        ),
+      );
+      expect(result.stderr).toContain('--api-key');
+    } finally {
+      await other.close();
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('autostart and the background daemon', () => {
@@ -52,10 +75,15 @@ describe('autostart and the background daemon', () => {
     expect(logs.code).toBe(0);
     expect(logs.stdout).toContain('daemon started');
 
-    const stopped = await ckb('daemon', 'stop');
+    const { pid } = JSON.parse(status.stdout);
+    const stopped = await ckb('daemon', 'stop', '--json');
     expect(stopped.code).toBe(0);
-    expect(stopped.stderr).toContain('daemon stopped');
+    expect(JSON.parse(stopped.stdout)).toEqual({ stopped: true, pid });
     expect(existsSync(join(home, 'daemon.json'))).toBe(false);
+    expect(JSON.parse((await ckb('--json', 'daemon', 'stop')).stdout)).toEqual({ stopped: false });
+    const plain = await ckb('daemon', 'stop');
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toContain('no daemon is running');
 
     const after = await ckb('daemon', 'status');
     expect(after.code).toBe(3);

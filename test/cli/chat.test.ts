@@ -96,6 +96,66 @@ describe('ckb chat in a terminal', () => {
     ]);
   });
 
+  it('resumes a conversation with --conversation alone, showing its earlier messages first', async () => {
+    const asked = await runCli(['--json', 'ask', '--app', app, 'How much sun does basil need?'], {
+      env: cliEnvironment(daemon.home, daemon.url),
+    });
+    const { conversation_id: conversation, message } = JSON.parse(asked.stdout);
+    const { code, screen } = await inTerminal(
+      ['chat', '--conversation', conversation],
+      [
+        ['expect', 'You:'],
+        ['send', '/exit\r'],
+      ],
+    );
+    expect(code).toBe(0);
+    expect(screen).toContain('Chatting with Herbs');
+    const history = screen.indexOf('How much sun does basil need?');
+    expect(history).toBeGreaterThan(-1);
+    expect(screen.indexOf(message.split('\n')[0].slice(0, 30), history)).toBeGreaterThan(history);
+  });
+
+  it('app rm asks first, and deletes nothing when told no; --yes does not ask', async () => {
+    const env = cliEnvironment(daemon.home, daemon.url);
+    const doomed = (await runCli(['app', 'create', '--name', 'Doomed'], { env })).stdout.trim();
+    const declined = await inTerminal(
+      ['app', 'rm', doomed],
+      [
+        ['expect', 'Delete the application "Doomed"'],
+        ['expect', '0 conversations?'],
+        ['send', 'n\r'],
+        ['expect', 'nothing was deleted'],
+      ],
+    );
+    expect(declined.code).toBe(0);
+    // The pty is 80 columns wide, so the question wraps.
+    expect(declined.screen.replaceAll('\r\n', '')).toContain('with its 0 sources and 0 conversations?');
+    expect((await daemon.call('GET', `/applications/${doomed}`)).status).toBe(200);
+    const cleared = await inTerminal(
+      ['app', 'clear-sources', app],
+      [
+        ['expect', 'Delete all 1 source of "Herbs"'],
+        ['send', 'n\r'],
+        ['expect', 'nothing was deleted'],
+      ],
+    );
+    expect(cleared.code).toBe(0);
+    expect((await daemon.call('GET', `/applications/${app}/sources`)).body).toHaveLength(1);
+    const agreed = await inTerminal(
+      ['app', 'rm', doomed],
+      [
+        ['expect', '?'],
+        ['send', 'y\r'],
+        ['expect', `Deleted ${doomed}`],
+      ],
+    );
+    expect(agreed.code).toBe(0);
+    const unasked = (await runCli(['app', 'create', '--name', 'Unasked'], { env })).stdout.trim();
+    const yes = await inTerminal(['app', 'rm', unasked, '--yes'], [['expect', `Deleted ${unasked}`]]);
+    expect(yes.screen).not.toContain('?');
+    expect((await daemon.call('GET', `/applications/${unasked}`)).status).toBe(404);
+  });
+
   it('leaves on Ctrl-D', async () => {
     const { code } = await inTerminal(
       ['chat', '--app', app],
@@ -136,5 +196,57 @@ describe('ckb chat in a terminal', () => {
       .filter((request) => JSON.stringify(request.body).includes('Count slowly'));
     expect(chats.some((request) => request.aborted)).toBe(true);
     expect((await daemon.call('GET', `/applications/${slowApp}/conversations`)).body).toEqual([]);
+  });
+});
+
+describe('ckb chat without a terminal', () => {
+  it('reads questions line by line and writes only the replies and their sources to stdout', async () => {
+    const result = await runCli(['chat', '--app', app], {
+      env: cliEnvironment(daemon.home, daemon.url),
+      input: 'How much sun does basil need?\n\n/exit\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('You:');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no cursor movement or colour may reach a pipe
+    expect(result.stdout).not.toMatch(/\u001b/);
+    expect(result.stdout).toMatch(/six hours/i);
+    expect(result.stdout).toMatch(/\[1\] herbs\.md, page 1/);
+  });
+
+  it('/exit ends the chat though its input stays open', async () => {
+    const child = spawn(process.execPath, [cliEntry, 'chat', '--app', app], {
+      env: cliEnvironment(daemon.home, daemon.url),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.write('/exit\n');
+    const code = await new Promise((resolvePromise) => child.on('close', resolvePromise));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+  });
+
+  it('ends at the end of its input, and continues a conversation given alone', async () => {
+    const env = cliEnvironment(daemon.home, daemon.url);
+    const first = await runCli(['--json', 'ask', '--app', app, 'basil sun'], { env });
+    const { conversation_id: conversation } = JSON.parse(first.stdout);
+    const result = await runCli(['chat', '--conversation', conversation], { env, input: 'And water?\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('You:\nbasil sun');
+    const { body } = await daemon.call('GET', `/conversations/${conversation}`);
+    expect(body.messages.map((message: { content: string }) => message.content)).toContain('And water?');
+    const listed = await runCli(['conv', 'list', '--app', app], { env });
+    expect(listed.stdout).toMatch(new RegExp(`${conversation}.*\\s4\\s`));
+  });
+
+  it('refuses an application that is not the conversation’s, and needs one of the two', async () => {
+    const env = cliEnvironment(daemon.home, daemon.url);
+    const first = await runCli(['--json', 'ask', '--app', app, 'basil'], { env });
+    const { conversation_id: conversation } = JSON.parse(first.stdout);
+    const mismatch = await runCli(['chat', '--app', slowApp, '--conversation', conversation], {
+      env,
+      input: '',
+    });
+    expect(mismatch.code).toBe(2);
+    expect(mismatch.stderr).toMatch(/^ckb: conversation conv_\w+ belongs to application/);
+    expect((await runCli(['chat'], { env, input: '' })).code).toBe(2);
   });
 });

@@ -118,7 +118,7 @@ describe('sources, files and search', () => {
     const added = await ckb('source', 'add', '--app', app, '--file', path, '--wait');
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(/^src_[0-9A-Z]+\n$/);
-    expect(added.stderr).toMatch(/garden\.md: completed, 1 pages, \d+ chunks/);
+    expect(added.stderr).toMatch(/garden\.md: completed, 1 page, \d+ chunks?/);
     const id = added.stdout.trim();
 
     const source = json(await ckb('--json', 'source', 'get', id));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_NAME_MAX_CHARACTERS } from '../../src/api/sources.ts';
-import { expandFilePaths } from '../../src/cli/file-paths.ts';
+import { expandFilePaths, skippedNotice } from '../../src/cli/file-paths.ts';
 
 let folder: string;
 beforeAll(async () => {
@@ -32,6 +32,7 @@ describe('expandFilePaths', () => {
         { path: join(folder, 'notes.txt') },
         { path: 'https://example.com/report.pdf' },
       ],
+      skipped: [],
     });
   });
 
@@ -49,5 +50,22 @@ describe('expandFilePaths', () => {
     expect(file?.name).toHaveLength(SOURCE_NAME_MAX_CHARACTERS);
     expect(file?.name).toMatch(/^….+\/level-11-x+\/tabname\.md$/);
     expect(basename(file!.path)).toBe('tab\tname.md');
+  });
+
+  it('reports the files of unsupported types a folder held, and takes uploaded file ids as they are', async () => {
+    await mkdir(join(folder, 'mixed/.hidden'), { recursive: true });
+    await writeFile(join(folder, 'mixed/keep.md'), 'Keep.');
+    await writeFile(join(folder, 'mixed/photo.jpg'), 'jpg');
+    await writeFile(join(folder, 'mixed/.hidden/secret.png'), 'png');
+    const id = 'file_01ABCDEFGHJKMNPQRSTVWXYZ00';
+    expect(expandFilePaths([join(folder, 'mixed'), id])).toEqual({
+      ok: true,
+      value: [{ path: join(folder, 'mixed/keep.md'), name: 'mixed/keep.md' }, { path: id }],
+      skipped: [join(folder, 'mixed/photo.jpg')],
+    });
+    expect(skippedNotice([join(folder, 'mixed/photo.jpg')])).toMatch(
+      /^skipped 1 file of unsupported types \(\.jpg\); supported: \.pdf/,
+    );
+    expect(skippedNotice([])).toBeUndefined();
   });
 });

@@ -33,6 +33,8 @@ export function runCli(
     nodeOptions?: readonly string[];
     timeoutMs?: number;
     entryPoint?: string;
+    /** Written to the command's standard input, which then ends; without it, stdin is closed. */
+    input?: string;
   },
 ): Promise<CliResult> {
   requireBuild();
@@ -40,8 +42,10 @@ export function runCli(
     const entry = options.entryPoint ?? cliEntry;
     const child = spawn(process.execPath, [...(options.nodeOptions ?? []), entry, ...args], {
       env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: 'pipe',
     });
+    // Without input, stdin ends at once, as when nothing is piped in.
+    child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

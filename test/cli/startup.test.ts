@@ -27,17 +27,36 @@ const HEAVY = [
   '/dist/daemon/',
 ];
 
+/** The files `--help` may load: the entry, the exit codes, and the program bundled with commander. */
+const STARTUP = ['/dist/src/cli/main.js', '/dist/src/cli/exit.js', '/dist/src/cli/program.js'];
+
+const ownFiles = (loaded: string[]) => loaded.filter((url) => url.startsWith('file:'));
+
 describe('start-up', () => {
-  it('ckb --help loads commander and the command files only', async () => {
+  it('ckb --help loads three files of ours, commander bundled in, and nothing from node_modules', async () => {
     const loaded = await modulesLoadedBy(['--help']);
-    expect(loaded.some((url) => url.includes('/commander/'))).toBe(true);
-    expect(loaded.some((url) => url.endsWith('/dist/src/cli/apps.js'))).toBe(true);
+    expect(
+      ownFiles(loaded)
+        .map((url) => url.replace(/^.*(?=\/dist\/)/, ''))
+        .sort(),
+    ).toEqual(STARTUP.toSorted());
     for (const heavy of HEAVY) expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
   });
 
-  it('a subcommand help loads no more', async () => {
-    const loaded = await modulesLoadedBy(['source', 'add', '--help']);
-    for (const heavy of HEAVY) expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+  it('a subcommand help and a usage error load no more', async () => {
+    for (const args of [
+      ['source', 'add', '--help'],
+      ['app', 'list', '--bogus'],
+    ]) {
+      const loaded = await modulesLoadedBy(args);
+      expect(ownFiles(loaded).filter((url) => !STARTUP.some((file) => url.endsWith(file)))).toEqual([]);
+    }
+  });
+
+  it('the bundle keeps every action in its own file, loaded only when it runs', async () => {
+    const loaded = await modulesLoadedBy(['completion', 'bash']);
+    expect(ownFiles(loaded).some((url) => url.endsWith('/dist/src/cli/completion.js'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([]);
   });
 
   it('an API command loads the client but never LanceDB, Koa, openai or the daemon', async () => {

@@ -61,7 +61,7 @@ describe('resolveConfig', () => {
 
   it('names the flag and the environment variable when a URL is wrong', () => {
     expect(() => resolveConfig({ flags: { url: 'not a url' }, env: {}, file: undefined })).toThrow(
-      /--url flag.*CKB_URL/,
+      /--daemon-url flag.*CKB_URL/,
     );
     expect(() => resolveConfig({ flags: {}, env: { CKB_URL: 'ftp://x' }, file: undefined })).toThrow(
       /CKB_URL environment variable must be an http\(s\) URL/,

@@ -100,6 +100,22 @@ describe('applications', () => {
     expect((await daemon.call('GET', '/applications?limit=1001')).status).toBe(400);
   });
 
+  test('limit takes plain decimal digits only', async () => {
+    for (const limit of ['1e3', '0x10', '1.0', '+5', '%205', '05', '1_0', '', 'Infinity']) {
+      const answer = await daemon.call('GET', `/applications?limit=${limit}`);
+      expect(answer.status, limit).toBe(400);
+      expect(answer.body.error).toMatchObject({ type: 'invalid_request', param: 'limit' });
+    }
+    for (const [limit, length] of [
+      ['1', 1],
+      ['1000', undefined],
+    ] as const) {
+      const answer = await daemon.call('GET', `/applications?limit=${limit}`);
+      expect(answer.status).toBe(200);
+      if (length !== undefined) expect(answer.body).toHaveLength(length);
+    }
+  });
+
   test('an invalid update changes nothing', async () => {
     const { body: app } = await daemon.call('POST', '/applications', { name: 'stable' });
     const response = await daemon.call('PUT', `/applications/${app.id}`, { name: 'renamed', model: 'nope' });

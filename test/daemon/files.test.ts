@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Clock } from '../../daemon/clock.ts';
@@ -58,6 +59,45 @@ describe('files', () => {
     expect(byDisposition.body.name).toBe('report.txt');
     const files = await readdir(join(daemon.home, 'data', 'files'));
     expect(files.every((file) => file.startsWith('file_'))).toBe(true);
+  });
+
+  test('a malformed percent-encoded Content-Disposition name is a 400, and nothing is stored', async () => {
+    const { presigned_url, file_id } = await presign();
+    const answer = await put(presigned_url, 'hello', {
+      'content-disposition': "attachment; filename*=UTF-8''%E0%A4%A.txt",
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: 'invalid_request', param: 'content-disposition' });
+    expect((await daemon.call('GET', '/files')).body.map((file: { id: string }) => file.id)).not.toContain(
+      file_id,
+    );
+    const encoded = await presign();
+    const named = await put(encoded.presigned_url, 'hello', {
+      'content-disposition': "attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.txt",
+    });
+    expect(named.body.name).toBe('résumé.txt');
+  });
+
+  test("the pre-signed URL is the daemon's own address, whatever Host the request names", async () => {
+    // node:http sends the Host header as given (fetch would replace it).
+    const body = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(`${daemon.url}/files/presigned-url?name=host.txt`, {
+        headers: {
+          authorization: `Bearer ${daemon.apiKey}`,
+          host: 'attacker.example',
+          'x-forwarded-host': 'evil.example',
+        },
+      });
+      request.on('response', async (response) => {
+        let text = '';
+        for await (const chunk of response) text += chunk;
+        resolve(text);
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    const { presigned_url } = JSON.parse(body) as { presigned_url: string };
+    expect(new URL(presigned_url).origin).toBe(daemon.url);
   });
 
   test('a spent address is refused (403) and the file stays as first uploaded', async () => {

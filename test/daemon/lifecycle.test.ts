@@ -60,6 +60,57 @@ describe('daemon lifecycle', () => {
       expect(
         document.paths['/applications'].post.requestBody.content['application/json'].schema.required,
       ).toEqual(['name']);
+
+      // Every operation is named, uniquely; its 4xx answers are listed; the server is this daemon.
+      const operations = Object.values(document.paths).flatMap((item) => Object.values(item as object));
+      const ids = operations.map((operation) => operation.operationId);
+      expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(document.servers).toEqual([{ url: daemon.url }]);
+      const statuses = (method: string, path: string) => Object.keys(document.paths[path][method].responses);
+      expect(statuses('post', '/sources')).toEqual([
+        '201',
+        '400',
+        '401',
+        '404',
+        '413',
+        '429',
+        '503',
+        'default',
+      ]);
+      expect(statuses('delete', '/admin/keys/{id}')).toEqual([
+        '200',
+        '401',
+        '403',
+        '404',
+        '429',
+        '503',
+        'default',
+      ]);
+      expect(statuses('put', '/files/upload/{id}')).toEqual([
+        '200',
+        '400',
+        '403',
+        '413',
+        '415',
+        '503',
+        'default',
+      ]);
+      expect(statuses('delete', '/files/{id}')).toEqual([
+        '200',
+        '401',
+        '404',
+        '409',
+        '429',
+        '503',
+        'default',
+      ]);
+      expect(statuses('get', '/health')).toEqual(['200', 'default']);
+      const notFound = document.paths['/sources/{id}'].get.responses['404'];
+      expect(notFound.description).toBe('not_found');
+      expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      expect(document.components.schemas.Error.properties.error.properties.type.enum).toContain('not_found');
+      expect(document.paths['/applications'].get.responses['429'].headers['Retry-After']).toBeDefined();
     } finally {
       await daemon.close();
     }

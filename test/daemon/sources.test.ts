@@ -169,6 +169,30 @@ describe('sources', () => {
     );
   });
 
+  test('?status= lists only the sources in that state, with the other filters and paging', async () => {
+    const { body: app } = await daemon.call('POST', '/applications', { name: 'statuses' });
+    const add = async (type: string, content: string) =>
+      (await daemon.call('POST', '/sources', { application_id: app.id, name: content, type, content })).body
+        .id;
+    const good = [await add('text', 'Penguins swim.'), await add('text', 'Puffins dive.')];
+    const bad = await add('url', `${site.origin}/missing`);
+    for (const id of [...good, bad]) await waitForSource(daemon, id);
+    const ids = async (query: string) =>
+      (await daemon.call('GET', `/sources?application_id=${app.id}&${query}`)).body.map(
+        (source: { id: string }) => source.id,
+      );
+    expect(await ids('status=FAILED')).toEqual([bad]);
+    expect(await ids('status=COMPLETED')).toEqual(good.toReversed());
+    expect(await ids('status=COMPLETED&limit=1')).toEqual([good[1]]);
+    expect(await ids('status=PENDING')).toEqual([]);
+    const wrong = await daemon.call('GET', '/sources?status=done');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({
+      param: 'status',
+      message: expect.stringMatching(/PENDING, PROCESSING/),
+    });
+  });
+
   test('deleting a source removes it from search at once', async () => {
     const source = await addSource({
       name: 'temp',

@@ -4,10 +4,11 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToPage } from '../../daemon/ingest/extract/index.ts';
 import { type CrawlResult, crawlWebsite, FetchError } from '../../daemon/ingest/web/index.ts';
-import { corpusDir, requireCorpus } from '../support/corpus.ts';
+import { corpusOrSkip } from '../support/corpus.ts';
 import { type RunningServer, startServer, startStaticServer } from '../support/static-server.ts';
 
-const site = resolve(corpusDir, 'site');
+const corpus = corpusOrSkip('the crawl of the Sphinx documentation site (site/sphinx-doc)');
+const site = resolve(corpus ?? '', 'site');
 const root = resolve(site, 'sphinx-doc');
 const robotsFile = resolve(site, 'sphinx-doc.robots.txt');
 const sitemapFile = resolve(site, 'sphinx-doc.sitemap.xml');
@@ -76,7 +77,7 @@ function expectNoDuplicates(result: CrawlResult) {
   expect(new Set(pages.map((page) => page.text)).size).toBe(pages.length);
 }
 
-describe('crawling the Sphinx documentation site', () => {
+describe.skipIf(corpus === undefined)('crawling the Sphinx documentation site', () => {
   const servers: RunningServer[] = [];
   const serve = async (options: { robots?: boolean; sitemap?: boolean }) => {
     const server = await startStaticServer({
@@ -88,9 +89,6 @@ describe('crawling the Sphinx documentation site', () => {
     return server;
   };
 
-  beforeAll(() => {
-    requireCorpus();
-  });
   afterAll(() => Promise.all(servers.map((server) => server.close())));
 
   describe('with robots.txt and sitemap.xml', () => {

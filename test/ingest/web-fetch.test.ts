@@ -299,6 +299,23 @@ describe('private address guard', () => {
       '::ffff:7f00:1',
       '::ffff:10.0.0.1',
       '64:ff9b::a9fe:a9fe',
+      '64:ff9b::10.0.0.1',
+      '64:ff9b::7f00:1',
+      // IPv4-compatible and IPv4-translated forms of loopback and private addresses.
+      '::127.0.0.1',
+      '::7f00:1',
+      '::ffff:0:192.168.0.1',
+      // 6to4 (2002::/16) of loopback, private and metadata addresses: the IPv4 sits in the second and third groups.
+      '2002:7f00:1::',
+      '2002:7f00:0001:0:0:0:0:1',
+      '2002:a00:1::1',
+      '2002:c0a8:101::',
+      '2002:a9fe:a9fe::1',
+      '2002:0:0::',
+      // Teredo: a server or client (inverted) address that is private.
+      '2001:0:a00:1::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '[2002:7f00:1::1]',
       '2001:db8::1',
       'ff02::1',
       'not-an-ip',
@@ -310,6 +327,8 @@ describe('private address guard', () => {
       '93.184.216.34',
       '2606:4700:4700::1111',
       '2a00:1450::1',
+      // 6to4 of a public address is judged by that address.
+      '2002:808:808::1',
     ];
     expect(blocked.filter(isPublicAddress)).toEqual([]);
     expect(allowed.filter((address) => !isPublicAddress(address))).toEqual([]);

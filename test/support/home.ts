@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import type { DatabaseLocation } from '../../daemon/store/database.ts';
 import { createDatabase } from './postgres.ts';
 
 declare module 'vitest' {
@@ -31,4 +32,11 @@ export async function newHome(config: Record<string, unknown> = {}): Promise<str
   if (Object.keys(written).length > 0)
     await writeFile(join(home, 'config.json'), JSON.stringify(written), { mode: 0o600 });
   return home;
+}
+
+/** A new, empty metadata database of the kind this test run uses, for tests of the store below the daemon. */
+export async function newDatabaseLocation(): Promise<DatabaseLocation> {
+  if (testDatabaseKind() === 'postgres')
+    return { kind: 'postgres', url: await createDatabase(inject('postgresAdminUrl')) };
+  return { kind: 'sqlite', path: join(await mkdtemp(join(tmpdir(), 'ckb-db-')), 'ckb.sqlite') };
 }

@@ -37,17 +37,40 @@ for (const [network, prefix] of [
   nonPublic.addSubnet(network, prefix, 'ipv6');
 }
 
-/** IPv6 forms that embed an IPv4 address, which must be judged as that IPv4 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const mapped = /^::(?:ffff:(?:0:)?)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hexMapped) {
-    const high = Number.parseInt(hexMapped[1]!, 16);
-    const low = Number.parseInt(hexMapped[2]!, 16);
-    return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-  }
-  return undefined;
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 part converted). */
+function ipv6Groups(address: string): number[] {
+  const withoutZone = address.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(withoutZone);
+  const hex = dotted
+    ? `${withoutZone.slice(0, dotted.index)}${((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16)}:${((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16)}`
+    : withoutZone;
+  const [head = '', tail] = hex.split('::');
+  const parse = (part: string) =>
+    part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+function ipv4From(high: number, low: number): string {
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that reach (or translate to) that IPv4 host: mapped
+ * (::ffff:0:0/96), translated (::ffff:0:0:0/96), compatible (::/96), NAT64 (64:ff9b::/96), 6to4 (2002::/16)
+ * and Teredo (2001::/32, whose client address is stored inverted). Such an address is as private as its IPv4.
+ */
+function embeddedIpv4(address: string): string[] {
+  const groups = ipv6Groups(address);
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;
+  const zeroUpTo = (count: number) => groups.slice(0, count).every((group) => group === 0);
+  if (zeroUpTo(5) && (g5 === 0xffff || g5 === 0)) return [ipv4From(g6, g7)];
+  if (zeroUpTo(4) && g4 === 0xffff && g5 === 0) return [ipv4From(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return [ipv4From(g6, g7)];
+  if (g0 === 0x2002) return [ipv4From(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [ipv4From(g2, g3), ipv4From(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
 }
 
 /** Whether an IP address belongs to the public internet (not loopback, private, link-local, CGNAT, …). */
@@ -55,8 +78,8 @@ export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   if (family === 0) return false;
-  const ipv4 = family === 6 ? embeddedIpv4(bare) : bare;
-  if (ipv4 !== undefined) return !nonPublic.check(ipv4, 'ipv4');
+  if (family === 4) return !nonPublic.check(bare, 'ipv4');
+  if (embeddedIpv4(bare).some((ipv4) => nonPublic.check(ipv4, 'ipv4'))) return false;
   // Only global unicast (2000::/3) is public in IPv6.
   if (!/^[23]/.test(bare)) return false;
   return !nonPublic.check(bare, 'ipv6');
