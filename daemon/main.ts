@@ -5,9 +5,16 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type DaemonConfig, readConfigFile, resolveDaemonConfig, updateConfigFile } from './config.ts';
+import {
+  configPath,
+  type DaemonConfig,
+  readConfigFile,
+  resolveDaemonConfig,
+  updateConfigFile,
+} from './config.ts';
 import { invalidRequest, toErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
+import { missingLanguagePacks } from './ingest/extract/language-packs.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
@@ -108,6 +115,17 @@ async function dropOtherChunkTables(store: Store, current: string, logger: Logge
   }
 }
 
+/** Refuses to start with text recognition languages whose packs are not installed, saying how to fix it. */
+function checkLanguagePacks(config: DaemonConfig): void {
+  if (!config.ocr.enabled) return;
+  const missing = missingLanguagePacks(config.ocr.languages);
+  if (missing.length === 0) return;
+  throw new Error(
+    `${configPath(config.home)}: "ocr.languages" names language packs that are not installed: ${missing.join(', ')}; ` +
+      'install them, or remove them from the list',
+  );
+}
+
 /** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
 export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
@@ -121,6 +139,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     env,
     file: await readConfigFile(options.home),
   });
+  checkLanguagePacks(config);
   const lock = await acquireLock(config.dataDir);
   const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));
   const store = await openStore(join(config.dataDir, 'db'));

@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { type Clock, timestamp } from '../clock.ts';
-import type { DaemonConfig } from '../config.ts';
+import { type DaemonConfig, recognitionOptions } from '../config.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
 import type { Logger } from '../logger.ts';
@@ -128,11 +128,21 @@ export function createIngestion(deps: {
       crawlMaxDepth: config.limits.crawl_max_depth,
       embedder,
       name: source.name,
+      recognition: recognitionOptions(config),
+      onProgress: ({ recognised, total }) =>
+        showProgress(id, `text recognition: ${recognised} of ${total} scanned pages read`),
       signal,
     });
     if (prepared.chunks.length === 0) throw new IngestionError(`${source.name} contains no text to index`);
     await rowsAwaitingCommit.reserve(prepared.chunks.length);
     return { source, prepared };
+  }
+
+  /** A PROCESSING source's message says how far it is; in memory only, like the status itself. */
+  function showProgress(id: string, message: string): void {
+    const source = current(id);
+    if (source?.embed_status !== 'PROCESSING') return;
+    store.sources.setTransient({ ...source, embed_status_message: message, updated_at: timestamp(clock) });
   }
 
   /**
