@@ -88,14 +88,9 @@ export async function withScannedPages(
     const note = (shortfall: Shortfall, page: number) =>
       shortfalls.set(shortfall, [...(shortfalls.get(shortfall) ?? []), page]);
     for (const page of scanned.slice(recognition.maxPages)) note('over_limit', page);
-    const recogniser = await startRecogniser(recognition.languages, fileName);
-    let recognised: Map<number, string>;
-    try {
-      const chosen = scanned.slice(0, recognition.maxPages);
-      recognised = await recognisePages(pdf, chosen, recogniser, recognition, options.onProgress, note);
-    } finally {
-      await recogniser.close();
-    }
+    const recogniser = await recogniserFor(recognition.languages, fileName);
+    const chosen = scanned.slice(0, recognition.maxPages);
+    const recognised = await recognisePages(pdf, chosen, recogniser, recognition, options.onProgress, note);
     const pages = document.pages.map((page) => {
       const text = recognised.get(page.page);
       return text === undefined ? page : { ...page, text };
@@ -121,8 +116,16 @@ export async function withScannedPages(
   }
 }
 
-async function startRecogniser(languages: readonly string[], fileName: string): Promise<Recogniser> {
-  const { createRecogniser } = await import('./recogniser.ts');
+/**
+ * This worker's engines, by languages, kept warm from file to file (each stops itself once unused for a
+ * while, see recogniser.ts), as worker.ts keeps its embedders.
+ */
+const recognisers = new Map<string, Recogniser>();
+
+async function recogniserFor(languages: readonly string[], fileName: string): Promise<Recogniser> {
+  const key = languages.join('+');
+  const kept = recognisers.get(key);
+  if (kept) return kept;
   const { missingLanguagePacks } = await import('./language-packs.ts');
   const missing = missingLanguagePacks(languages);
   if (missing.length > 0) {
@@ -132,7 +135,9 @@ async function startRecogniser(languages: readonly string[], fileName: string): 
       `its scanned pages need text recognition languages that are not installed: ${missing.join(', ')}`,
     );
   }
-  return createRecogniser(languages);
+  const recogniser = (await import('./recogniser.ts')).createRecogniser(languages);
+  recognisers.set(key, recogniser);
+  return recogniser;
 }
 
 async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {

@@ -13,6 +13,13 @@ const THREAD_PATH = fileURLToPath(
 /** Any name that is not a URL: the thread maps every language file tesseract.js asks for to its npm package. */
 const LANGUAGE_PATH = 'language-packs';
 
+/**
+ * An engine unused this long is stopped. Starting one costs a third of a second of CPU and its first page
+ * another half (WebAssembly warming up), so it is kept from page to page and file to file, but not held
+ * (with its hundred-odd MB) by an idle worker.
+ */
+const IDLE_MS = 60_000;
+
 /** Tesseract's "fully automatic page segmentation": columns and blocks are found, as on a scanned page. */
 const AUTOMATIC_PAGE_SEGMENTATION = '3';
 
@@ -30,7 +37,7 @@ export class RecognitionTimeout extends Error {
 export interface Recogniser {
   /** Reads one bitmap; fails with `RecognitionTimeout` past `timeoutMs`, which includes starting the engine. */
   recognise(bitmap: GreyBitmap, timeoutMs: number): Promise<Recognition>;
-  /** Stops the engine's thread. */
+  /** Stops the engine's thread; a later page starts a new one. */
   close(): Promise<void>;
 }
 
@@ -41,6 +48,7 @@ export interface Recogniser {
  */
 export function createRecogniser(languages: readonly string[]): Recogniser {
   let engine: Promise<TesseractWorker> | undefined;
+  let idle: NodeJS.Timeout | undefined;
 
   async function start(): Promise<TesseractWorker> {
     const { createWorker, OEM } = await import('tesseract.js');
@@ -58,6 +66,7 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
 
   /** Does not wait for an engine still starting: one whose start hangs is stopped if it ever finishes. */
   async function stop(): Promise<void> {
+    clearTimeout(idle);
     const stopping = engine;
     engine = undefined;
     void stopping?.then(
@@ -68,6 +77,7 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
 
   return {
     async recognise(bitmap, timeoutMs) {
+      clearTimeout(idle);
       engine ??= start();
       const current = engine;
       // A PGM file carries no resolution, which tesseract would otherwise guess (and say so on the console).
@@ -93,6 +103,7 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
         throw error;
       } finally {
         clearTimeout(timer);
+        idle = setTimeout(stop, IDLE_MS).unref();
       }
     },
     close: stop,
