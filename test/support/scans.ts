@@ -35,7 +35,10 @@ export interface Scan {
   height: number;
 }
 
-/** Renders paragraphs as a scanner would see them printed: black text on white paper, wrapped at the margins. */
+/**
+ * Renders paragraphs as a scanner would see them printed: black text on white paper, wrapped at the margins.
+ * Text that does not fit the paper is an error, so the scan always holds all of it.
+ */
 export function renderScan(paragraphs: readonly string[], options: ScanOptions = {}): Scan {
   const dpi = options.dpi ?? 200;
   const width = Math.round((options.widthInches ?? 6) * dpi);
@@ -51,20 +54,24 @@ export function renderScan(paragraphs: readonly string[], options: ScanOptions =
   context.textBaseline = 'top';
   const lineHeight = fontPixels * 1.35;
   let y = margin;
+  const write = (line: string) => {
+    if (y + lineHeight > height - margin) throw new Error('the text does not fit the page');
+    context.fillText(line, margin, y);
+    y += lineHeight;
+  };
   for (const paragraph of paragraphs) {
     let line = '';
     for (const word of paragraph.split(/\s+/)) {
       const longer = line ? `${line} ${word}` : word;
       if (line && context.measureText(longer).width > width - 2 * margin) {
-        context.fillText(line, margin, y);
-        y += lineHeight;
+        write(line);
         line = word;
       } else {
         line = longer;
       }
     }
-    context.fillText(line, margin, y);
-    y += lineHeight * 2;
+    write(line);
+    y += lineHeight;
   }
   const turns = (((options.quarterTurns ?? 0) % 4) + 4) % 4;
   const sideways = turns % 2 === 1;
@@ -80,8 +87,13 @@ export function renderScan(paragraphs: readonly string[], options: ScanOptions =
   };
 }
 
-/** A page of a test PDF: text in a text layer, or a scan filling the page (turned by `rotate` when shown). */
-export type TestPage = { text: string } | { scan: Scan; rotate?: 90 | 180 | 270 };
+/**
+ * A page of a test PDF: text in a text layer (6 × 4 inches at 12 points unless given), or a scan filling the
+ * page (turned by `rotate` when shown).
+ */
+export type TestPage =
+  | { text: string; size?: [width: number, height: number]; fontPoints?: number }
+  | { scan: Scan; rotate?: 90 | 180 | 270 };
 
 /** A PDF of text pages and image-only pages, made with pdfkit. */
 export function buildScannedPdf(pages: readonly TestPage[]): Promise<Uint8Array> {
@@ -93,8 +105,8 @@ export function buildScannedPdf(pages: readonly TestPage[]): Promise<Uint8Array>
     document.on('error', reject);
     for (const page of pages) {
       if ('text' in page) {
-        document.addPage({ size: [432, 288], margin: 36 });
-        document.fontSize(12).text(page.text);
+        document.addPage({ size: page.size ?? [432, 288], margin: 36 });
+        document.fontSize(page.fontPoints ?? 12).text(page.text);
         continue;
       }
       const { scan } = page;
