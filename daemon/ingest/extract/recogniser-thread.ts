@@ -13,6 +13,28 @@ interface Engine {
   dispatchHandlers(packet: unknown, send: (message: unknown) => void): void;
 }
 
+/** What this thread tells its starter besides tesseract.js's own replies (which tesseract.js ignores). */
+export interface EngineNews {
+  /** The size of the engine's WebAssembly memory, which grows with the largest page read and never shrinks. */
+  engineBytes: number;
+}
+
+// The engine's memory is its own (emscripten does not hand it out): it is caught as the engine is instantiated.
+// (The project's type libraries leave WebAssembly out, so the little used of it is typed here.)
+interface WebAssemblyApi {
+  instantiate(...args: unknown[]): Promise<{ instance: { exports: object } } | { exports: object }>;
+  Memory: abstract new (...args: never[]) => { buffer: ArrayBuffer };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+let memory: { buffer: ArrayBuffer } | undefined;
+const instantiate = wasm.instantiate.bind(wasm);
+wasm.instantiate = async (...args) => {
+  const result = await instantiate(...args);
+  const exports = 'instance' in result ? result.instance.exports : result.exports;
+  memory = Object.values(exports).find((value) => value instanceof wasm.Memory) ?? memory;
+  return result;
+};
+
 const require = createRequire(import.meta.url);
 const engine = require('tesseract.js/src/worker-script/index.js') as Engine;
 const getCore = require('tesseract.js/src/worker-script/node/getCore.js') as unknown;
@@ -46,10 +68,14 @@ interface Reply {
 
 parentPort?.on('message', (packet: unknown) => {
   engine.dispatchHandlers(packet, (message) => {
+    const { action, status } = message as Reply;
+    if (action === 'recognize' && status !== 'progress' && memory) {
+      const news: EngineNews = { engineBytes: memory.buffer.byteLength };
+      parentPort?.postMessage(news);
+    }
     parentPort?.postMessage(message);
     // tesseract.js waits without end for an engine whose language failed to load (the caller's time limit ends
     // the wait): ending this thread at once frees what it holds.
-    const { action, status } = message as Reply;
     if (status === 'reject' && (action === 'loadLanguage' || action === 'initialize')) process.exit(1);
   });
 });

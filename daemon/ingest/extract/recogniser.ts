@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import type { Worker as Thread } from 'node:worker_threads';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { encodePgm, type GreyBitmap } from './bitmap.ts';
+import type { EngineNews } from './recogniser-thread.ts';
 
 // Node runs the sources directly in development (type stripping) and the compiled .js after a build.
 const THREAD_PATH = fileURLToPath(
@@ -20,6 +22,13 @@ const LANGUAGE_PATH = 'language-packs';
  */
 const IDLE_MS = 60_000;
 
+/**
+ * An engine whose memory grew past this is stopped after the page that grew it; the next page starts a new one.
+ * A Letter page at 200 dpi takes about 35 MB. The engine cannot grow past 2 GB (its WebAssembly build's limit):
+ * a page that would fails alone.
+ */
+const MAX_ENGINE_BYTES = 512 * 1024 * 1024;
+
 /** Tesseract's "fully automatic page segmentation": columns and blocks are found, as on a scanned page. */
 const AUTOMATIC_PAGE_SEGMENTATION = '3';
 
@@ -27,6 +36,8 @@ export interface Recognition {
   text: string;
   /** Tesseract's mean word confidence, 0 to 100. */
   confidence: number;
+  /** The engine's memory after the page, in bytes (0 when it did not say). */
+  engineBytes: number;
 }
 
 /** Recognition that ran out of time; the engine was stopped and the next page starts a new one. */
@@ -49,6 +60,7 @@ export interface Recogniser {
 export function createRecogniser(languages: readonly string[]): Recogniser {
   let engine: Promise<TesseractWorker> | undefined;
   let idle: NodeJS.Timeout | undefined;
+  let engineBytes = 0;
 
   async function start(): Promise<TesseractWorker> {
     const { createWorker, OEM } = await import('tesseract.js');
@@ -60,6 +72,10 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
       // Without a handler, tesseract.js rethrows a failed job's error where nothing can catch it.
       errorHandler: () => {},
     });
+    // tesseract.js's worker holds the thread it started; its type does not say so.
+    (worker as unknown as { worker: Thread }).worker.on('message', (news: Partial<EngineNews>) => {
+      if (typeof news.engineBytes === 'number') engineBytes = news.engineBytes;
+    });
     await worker.setParameters({ tessedit_pageseg_mode: AUTOMATIC_PAGE_SEGMENTATION as never });
     return worker;
   }
@@ -67,6 +83,7 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
   /** Does not wait for an engine still starting: one whose start hangs is stopped if it ever finishes. */
   async function stop(): Promise<void> {
     clearTimeout(idle);
+    engineBytes = 0;
     const stopping = engine;
     engine = undefined;
     void stopping?.then(
@@ -96,7 +113,9 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
       });
       try {
         const { data } = await Promise.race([reading, timeout]);
-        return { text: data.text, confidence: data.confidence };
+        const recognition = { text: data.text, confidence: data.confidence, engineBytes };
+        if (engineBytes > MAX_ENGINE_BYTES) await stop();
+        return recognition;
       } catch (error) {
         // A failed or stopped job may leave the engine in any state: the next page gets a new one.
         if (engine === current) await stop();
