@@ -43,8 +43,9 @@ describe('which PDF pages are recognised', () => {
     expect(needsRecognition({ ...LETTER, characters: 0, imageCoverage: 0.2 })).toBe(false);
   });
 
-  test('whitespace is not text', () => {
-    expect(countCharacters(' \n\t a b\u00a0c \n')).toBe(3);
+  test('whitespace is not text, and counting stops at the limit asked for', () => {
+    expect(countCharacters(' \n\t a b\u00a0c\u2003d\u3000 \n')).toBe(4);
+    expect(countCharacters('abcdef', 4)).toBe(4);
   });
 });
 

@@ -70,7 +70,9 @@ export async function withScannedPages(
   options: ScannedPageOptions = {},
 ): Promise<ExtractedDocument> {
   const recognition = options.recognition ?? DEFAULT_RECOGNITION;
-  const unsure = document.pages.filter((page) => countCharacters(page.text) < ALWAYS_ENOUGH_CHARACTERS);
+  const unsure = document.pages.filter(
+    (page) => countCharacters(page.text, ALWAYS_ENOUGH_CHARACTERS) < ALWAYS_ENOUGH_CHARACTERS,
+  );
   if (unsure.length === 0) return document;
   if (recognition === false) {
     if (document.pages.some((page) => page.text.trim() !== '')) return document;
