@@ -16,7 +16,7 @@ const DOCUMENTS = 2;
 /** About what a page of 11-point prose holds, with room to spare on Letter paper. */
 const WORDS_PER_PAGE = 420;
 /** Runs of each text PDF with recognition on and off, interleaved. */
-const TEXT_RUNS = 7;
+const TEXT_RUNS = 15;
 
 /** Pages of prose from the QA documents, in order: paragraphs as printed, up to a page's worth of words. */
 async function pagesOfProse(corpus: string, count: number): Promise<string[][]> {
@@ -143,23 +143,27 @@ export async function run() {
       )),
       ...typed.map((bytes, index) => ({ name: `typed-${index}.pdf`, bytes })),
     ];
+    // Each file is read with recognition on and off back to back, in alternating order, so that the shared
+    // machine's load, which moves by half within minutes, weighs on both alike.
     const on: number[] = [];
     const off: number[] = [];
+    const cpuOnOff = { on: 0, off: 0 };
     for (let runIndex = 0; runIndex < TEXT_RUNS; runIndex++) {
-      for (const [ocr, times] of (runIndex % 2 === 0
-        ? [
-            [true, on],
-            [false, off],
-          ]
-        : [
-            [false, off],
-            [true, on],
-          ]) as [boolean, number[]][]) {
-        let seconds = 0;
-        for (const pdf of textPdfs)
-          seconds += (await extractTimed(extractor, pdf.bytes, pdf.name, ocr)).seconds;
-        times.push(seconds);
+      let onSeconds = 0;
+      let offSeconds = 0;
+      for (const [fileIndex, pdf] of textPdfs.entries()) {
+        const order = (runIndex + fileIndex) % 2 === 0 ? [true, false] : [false, true];
+        for (const ocr of order) {
+          const before = process.cpuUsage();
+          const { seconds } = await extractTimed(extractor, pdf.bytes, pdf.name, ocr);
+          const used = process.cpuUsage(before);
+          cpuOnOff[ocr ? 'on' : 'off'] += (used.user + used.system) / 1e6;
+          if (ocr) onSeconds += seconds;
+          else offSeconds += seconds;
+        }
       }
+      on.push(onSeconds);
+      off.push(offSeconds);
     }
     return {
       load_average_1m_at_start: round(load, 1),
@@ -186,6 +190,7 @@ export async function run() {
         seconds_recognition_on: round(median(on), 3),
         seconds_recognition_off: round(median(off), 3),
         ratio_on_over_off: round(median(on) / median(off), 3),
+        cpu_ratio_on_over_off: round(cpuOnOff.on / cpuOnOff.off, 3),
       },
     };
   } finally {
