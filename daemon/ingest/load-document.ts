@@ -37,7 +37,10 @@ export async function loadDocument(input: DocumentInput, options: LoadOptions): 
         warnings: [],
       };
     case 'urls': {
-      const { document, failures } = await fetchPages(input.urls, fetchOptions);
+      const { document, failures } = await fetchPages(input.urls, {
+        ...fetchOptions,
+        recognition: options.recognition,
+      });
       return { document, warnings: failures.map((failure) => failure.message) };
     }
     case 'website': {

@@ -31,7 +31,7 @@ export async function fetchDocument(
  */
 export async function fetchPages(
   urls: string[],
-  options: FetchOptions & { concurrency?: number } = {},
+  options: FetchOptions & { concurrency?: number; recognition?: RecognitionOptions | false | undefined } = {},
 ): Promise<{ document: ExtractedDocument; failures: FetchFailure[] }> {
   const client = createWebClient(options);
   try {
@@ -39,7 +39,7 @@ export async function fetchPages(
       try {
         return {
           page: asSinglePage(
-            await readResponse(await client.open(url), sharedHtmlExtractor.extract),
+            await readResponse(await client.open(url), sharedHtmlExtractor.extract, options.recognition),
             index + 1,
             url,
           ),
