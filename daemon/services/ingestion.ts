@@ -129,8 +129,7 @@ export function createIngestion(deps: {
       embedder,
       name: source.name,
       recognition: recognitionOptions(config),
-      onProgress: ({ recognised, total }) =>
-        showProgress(id, `text recognition: ${recognised} of ${total} scanned pages read`),
+      onProgress: ({ done, total }) => showProgress(id, `text recognition: ${done} of ${total} pages`),
       signal,
     });
     if (prepared.chunks.length === 0) throw new IngestionError(`${source.name} contains no text to index`);

@@ -28,9 +28,12 @@ export const DEFAULT_RECOGNITION: RecognitionOptions = {
   pageTimeoutMs: 30_000,
 };
 
-/** Scanned pages recognised so far, of those a file has to recognise. */
+/**
+ * How far a file's recognition is: of its pages with too little text (`total`), those looked at and, when they
+ * are scans, read (`done`). A PDF of scans has as many of these as it has pages.
+ */
 export interface RecognitionProgress {
-  recognised: number;
+  done: number;
   total: number;
 }
 
@@ -84,15 +87,11 @@ export async function withScannedPages(
   }
   const pdf = await openPdf(bytes);
   try {
-    const scanned = await scannedPages(pdf, unsure);
-    if (scanned.length === 0) return document;
     const shortfalls = new Map<Shortfall, number[]>();
     const note = (shortfall: Shortfall, page: number) =>
       shortfalls.set(shortfall, [...(shortfalls.get(shortfall) ?? []), page]);
-    for (const page of scanned.slice(recognition.maxPages)) note('over_limit', page);
-    const recogniser = await recogniserFor(recognition.languages, fileName);
-    const chosen = scanned.slice(0, recognition.maxPages);
-    const recognised = await recognisePages(pdf, chosen, recogniser, recognition, options.onProgress, note);
+    const recognised = await readScans(pdf, unsure, fileName, recognition, options.onProgress, note);
+    if (recognised.size === 0 && shortfalls.size === 0) return document;
     const pages = document.pages.map((page) => {
       const text = recognised.get(page.page);
       return text === undefined ? page : { ...page, text };
@@ -159,85 +158,96 @@ async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   }).promise;
 }
 
-/** The numbers of the pages, among those with little text, that are pictures to recognise. */
-async function scannedPages(pdf: PDFDocumentProxy, unsure: ExtractedPage[]): Promise<number[]> {
-  const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const scanned: number[] = [];
-  for (const { page: number, text } of unsure) {
-    if (number < 1 || number > pdf.numPages) continue;
-    const page = await pdf.getPage(number);
-    const [left, bottom, right, top] = page.view as [number, number, number, number];
-    const facts = { characters: countCharacters(text), width: right - left, height: top - bottom };
-    if (!hasUsableTextLayer(facts)) {
-      const coverage = imageCoverage(await page.getOperatorList(), OPS, facts.width * facts.height);
-      if (needsRecognition({ ...facts, imageCoverage: coverage })) scanned.push(number);
-    }
-    page.cleanup();
-  }
-  return scanned;
-}
+/** A page with too little text, looked at: not a scan, a scan drawn for reading, or neither read nor looked at. */
+type Looked =
+  | { kind: 'text' }
+  | { kind: 'scan'; bitmap: GreyBitmap }
+  | { kind: 'over_limit' }
+  | { kind: 'failed' };
 
-/** Renders and recognises pages one after the other, rendering the next while the current one is read. */
-async function recognisePages(
+/**
+ * Looks at the pages with too little text one after the other and reads those that are scans, looking at (and
+ * drawing) the next page while the current one is read. Looking costs pdf.js decoding the page's images, which
+ * drawing it then reuses; past the page limit, pages are no longer looked at, so the limit bounds that too.
+ */
+async function readScans(
   pdf: PDFDocumentProxy,
-  numbers: number[],
-  recogniser: Recogniser,
+  unsure: ExtractedPage[],
+  fileName: string,
   options: RecognitionOptions,
   onProgress: ScannedPageOptions['onProgress'],
   note: (shortfall: Shortfall, page: number) => void,
 ): Promise<Map<number, string>> {
-  const texts = new Map<number, string>();
-  const render = (index: number) => {
-    const number = numbers[index];
-    return number === undefined
-      ? undefined
-      : renderPage(pdf, number).catch((error: unknown) => error as Error);
-  };
-  onProgress?.({ recognised: 0, total: numbers.length });
-  let next = render(0);
-  for (let index = 0; index < numbers.length; index++) {
-    const number = numbers[index]!;
-    const bitmap = await next;
-    next = render(index + 1);
-    if (bitmap instanceof Error || bitmap === undefined) {
-      note('failed', number);
-    } else {
+  const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  let scans = 0;
+  const look = async ({ page: number, text }: ExtractedPage): Promise<Looked> => {
+    if (number < 1 || number > pdf.numPages) return { kind: 'text' };
+    if (scans >= options.maxPages) return { kind: 'over_limit' };
+    try {
+      const page = await pdf.getPage(number);
       try {
-        const reading = await readUpright(recogniser, bitmap, performance.now() + options.pageTimeoutMs);
+        const [left, bottom, right, top] = page.view as [number, number, number, number];
+        const facts = { characters: countCharacters(text), width: right - left, height: top - bottom };
+        if (hasUsableTextLayer(facts)) return { kind: 'text' };
+        const coverage = imageCoverage(await page.getOperatorList(), OPS, facts.width * facts.height);
+        if (!needsRecognition({ ...facts, imageCoverage: coverage })) return { kind: 'text' };
+        scans++;
+        return { kind: 'scan', bitmap: await renderPage(page) };
+      } finally {
+        page.cleanup();
+      }
+    } catch {
+      return { kind: 'failed' };
+    }
+  };
+
+  const texts = new Map<number, string>();
+  let recogniser: Recogniser | undefined;
+  onProgress?.({ done: 0, total: unsure.length });
+  let next: Promise<Looked> | undefined = unsure[0] && look(unsure[0]);
+  for (let index = 0; index < unsure.length; index++) {
+    const number = unsure[index]!.page;
+    const looked = (await next)!;
+    const following = unsure[index + 1];
+    next = following && look(following);
+    if (looked.kind === 'over_limit' || looked.kind === 'failed') note(looked.kind, number);
+    if (looked.kind === 'scan') {
+      recogniser ??= await recogniserFor(options.languages, fileName);
+      try {
+        const reading = await readUpright(
+          recogniser,
+          looked.bitmap,
+          performance.now() + options.pageTimeoutMs,
+        );
         if (reading.confidence >= LEGIBLE && reading.text.trim() !== '') texts.set(number, reading.text);
         else note('illegible', number);
       } catch (error) {
         note(error instanceof Error && error.name === 'RecognitionTimeout' ? 'timeout' : 'failed', number);
       }
     }
-    onProgress?.({ recognised: index + 1, total: numbers.length });
+    onProgress?.({ done: index + 1, total: unsure.length });
   }
   return texts;
 }
 
 /** The page as pdf.js draws it (with its own rotation applied), in grey, at the recognition resolution. */
-async function renderPage(pdf: PDFDocumentProxy, number: number): Promise<GreyBitmap> {
+async function renderPage(page: PDFPageProxy): Promise<GreyBitmap> {
   const { createCanvas } = await import('@napi-rs/canvas');
-  const page: PDFPageProxy = await pdf.getPage(number);
-  try {
-    const natural = page.getViewport({ scale: 1 });
-    const scale = Math.min(
-      RENDER_DPI / 72,
-      Math.sqrt(MAX_PAGE_PIXELS / Math.max(1, natural.width * natural.height)),
-    );
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(
-      Math.max(1, Math.ceil(viewport.width)),
-      Math.max(1, Math.ceil(viewport.height)),
-    );
-    const context = canvas.getContext('2d');
-    // pdf.js is typed against the DOM's canvas, which @napi-rs/canvas implements for it in Node.
-    await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    return greyFromRgba(data, canvas.width, canvas.height, scale * 72);
-  } finally {
-    page.cleanup();
-  }
+  const natural = page.getViewport({ scale: 1 });
+  const scale = Math.min(
+    RENDER_DPI / 72,
+    Math.sqrt(MAX_PAGE_PIXELS / Math.max(1, natural.width * natural.height)),
+  );
+  const viewport = page.getViewport({ scale });
+  const canvas = createCanvas(
+    Math.max(1, Math.ceil(viewport.width)),
+    Math.max(1, Math.ceil(viewport.height)),
+  );
+  const context = canvas.getContext('2d');
+  // pdf.js is typed against the DOM's canvas, which @napi-rs/canvas implements for it in Node.
+  await page.render({ canvas: canvas as never, canvasContext: context as never, viewport }).promise;
+  const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+  return greyFromRgba(data, canvas.width, canvas.height, scale * 72);
 }
 
 /**
