@@ -4,6 +4,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/types/src/displa
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { type GreyBitmap, greyFromRgba, halveBitmap, textLineDirection, turnBitmap } from './bitmap.ts';
 import { ExtractionError } from './errors.ts';
+import { missingLanguagePacks } from './language-packs.ts';
 import type { Recogniser, Recognition } from './recogniser.ts';
 import {
   ALWAYS_ENOUGH_CHARACTERS,
@@ -121,13 +122,9 @@ export async function withScannedPages(
  * This worker's engines, by languages, kept warm from file to file (each stops itself once unused for a
  * while, see recogniser.ts), as worker.ts keeps its embedders.
  */
-const recognisers = new Map<string, Recogniser>();
+const recognisers = new Map<string, Promise<Recogniser>>();
 
 async function recogniserFor(languages: readonly string[], fileName: string): Promise<Recogniser> {
-  const key = languages.join('+');
-  const kept = recognisers.get(key);
-  if (kept) return kept;
-  const { missingLanguagePacks } = await import('./language-packs.ts');
   const missing = missingLanguagePacks(languages);
   if (missing.length > 0) {
     throw ExtractionError.cannotRead(
@@ -136,9 +133,13 @@ async function recogniserFor(languages: readonly string[], fileName: string): Pr
       `its scanned pages need text recognition languages that are not installed: ${missing.join(', ')}`,
     );
   }
-  const recogniser = (await import('./recogniser.ts')).createRecogniser(languages);
-  recognisers.set(key, recogniser);
-  return recogniser;
+  const key = languages.join('+');
+  let kept = recognisers.get(key);
+  if (!kept) {
+    kept = import('./recogniser.ts').then(({ createRecogniser }) => createRecogniser(languages));
+    recognisers.set(key, kept);
+  }
+  return kept;
 }
 
 async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
@@ -192,6 +193,14 @@ async function readScans(
         const coverage = imageCoverage(await page.getOperatorList(), OPS, facts.width * facts.height);
         if (!needsRecognition({ ...facts, imageCoverage: coverage })) return { kind: 'text' };
         scans++;
+        // The engine starts in its own thread while this one draws the page. (A failure to get it is reported
+        // when the page is read.)
+        if (scans === 1) {
+          void recogniserFor(options.languages, fileName).then(
+            (recogniser) => recogniser.prepare(),
+            () => {},
+          );
+        }
         return { kind: 'scan', bitmap: await renderPage(page) };
       } finally {
         page.cleanup();

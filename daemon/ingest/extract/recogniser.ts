@@ -46,6 +46,8 @@ export class RecognitionTimeout extends Error {
 }
 
 export interface Recogniser {
+  /** Starts the engine now, if it is not running, so that it is ready by the time the first page is drawn. */
+  prepare(): void;
   /** Reads one bitmap; fails with `RecognitionTimeout` past `timeoutMs`, which includes starting the engine. */
   recognise(bitmap: GreyBitmap, timeoutMs: number): Promise<Recognition>;
   /** Stops the engine's thread; a later page starts a new one. */
@@ -93,6 +95,12 @@ export function createRecogniser(languages: readonly string[]): Recogniser {
   }
 
   return {
+    prepare() {
+      clearTimeout(idle);
+      engine ??= start();
+      // Whoever reads a page waits for it and sees a failure to start; nobody else must be told of it.
+      engine.catch(() => {});
+    },
     async recognise(bitmap, timeoutMs) {
       clearTimeout(idle);
       engine ??= start();
