@@ -183,13 +183,14 @@ async function readScans(
   let scans = 0;
   const look = async ({ page: number, text }: ExtractedPage): Promise<Looked> => {
     if (number < 1 || number > pdf.numPages) return { kind: 'text' };
-    if (scans >= options.maxPages) return { kind: 'over_limit' };
     try {
       const page = await pdf.getPage(number);
       try {
         const [left, bottom, right, top] = page.view as [number, number, number, number];
         const facts = { characters: countCharacters(text), width: right - left, height: top - bottom };
         if (hasUsableTextLayer(facts)) return { kind: 'text' };
+        // Past the limit, a page that may be a scan is not looked into (which would decode its images).
+        if (scans >= options.maxPages) return { kind: 'over_limit' };
         const coverage = imageCoverage(await page.getOperatorList(), OPS, facts.width * facts.height);
         if (!needsRecognition({ ...facts, imageCoverage: coverage })) return { kind: 'text' };
         scans++;
