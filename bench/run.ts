@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   retrieval: async () => (await import('./retrieval.ts')).run({ latency: true }),
   responder: async () => (await import('./responder.ts')).run(),
   conversations: async () => (await import('./conversations.ts')).run(),
+  ocr: async () => (await import('./ocr.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -34,6 +35,17 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
   ['offline conversation turn p50 (ms)', 'conversations.offline_turn.p50_ms', '<= 100', (v) => v <= 100],
   ['offline replies with a gold answer', 'responder.goldAnswerContained', '>= 0.60', (v) => v >= 0.6],
   ['offline reply median words', 'responder.medianReplyWords', '< 60', (v) => v < 60],
+  ['scanned pages/s, 2 cores (200 dpi)', 'ocr.scanned.pages_per_second_2_cores', '(none)'],
+  ['scanned page, slowest alone (s)', 'ocr.scanned.seconds_per_page_alone.max', '<= 5', (v) => v <= 5],
+  ['scan word recall, mean (200 dpi)', 'ocr.scanned.word_recall.mean', '>= 0.95', (v) => v >= 0.95],
+  ['scan word recall, worst page', 'ocr.scanned.word_recall.min', '>= 0.95', (v) => v >= 0.95],
+  ['text-layer pages/s, same pages', 'ocr.text_layer.pages_per_second_2_cores', '(none)'],
+  [
+    'PDFs without scans, recognition on / off',
+    'ocr.pdfs_without_scans.ratio_on_over_off',
+    '<= 1.05',
+    (v) => v <= 1.05,
+  ],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */

@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MODEL_NAMES } from '../src/api/applications.ts';
+import { LANGUAGE_CODE } from './ingest/extract/language-packs.ts';
+import type { RecognitionOptions } from './ingest/extract/pdf-ocr.ts';
 
 const ProviderModel = z.object({
   base_url: z.string().exactOptional(),
@@ -39,6 +41,20 @@ const Limits = z.object({
   extract_timeout_ms: z.number().int().positive().default(60_000),
   crawl_max_pages: z.number().int().positive().default(200),
   crawl_max_depth: z.number().int().min(0).default(3),
+  /** Scanned pages recognised at most in one file; the others are named in the source's message. */
+  ocr_max_pages: z.number().int().positive().default(200),
+  /** Time limit of one scanned page's recognition. */
+  ocr_page_timeout_ms: z.number().int().positive().default(30_000),
+});
+
+/** Text recognition of scanned PDF pages. */
+const Ocr = z.object({
+  enabled: z.boolean().default(true),
+  /** Tesseract language codes; each needs its pack, the npm package `@tesseract.js-data/<code>`. */
+  languages: z
+    .array(z.string().regex(LANGUAGE_CODE, 'must be a language code such as "eng" or "chi_sim"'))
+    .min(1)
+    .default(['eng']),
 });
 
 /** `$CKB_HOME/config.json`: shared by the CLI (url, api_key) and the daemon (everything else). */
@@ -52,6 +68,7 @@ export const ConfigFile = z.looseObject({
   models: z.partialRecord(z.enum(MODEL_NAMES), ProviderModel).optional(),
   embeddings: ProviderModel.partial().optional(),
   limits: Limits.partial().optional(),
+  ocr: Ocr.partial().optional(),
   block_private_addresses: z.boolean().optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -66,6 +83,7 @@ export interface DaemonConfig {
   host: string;
   port: number;
   limits: z.infer<typeof Limits>;
+  ocr: z.infer<typeof Ocr>;
   models: ConfigFile['models'];
   embeddings: ConfigFile['embeddings'];
   /**
@@ -120,9 +138,20 @@ export function resolveDaemonConfig(input: {
     host,
     port: flags.port ?? envPort ?? file.port ?? DEFAULT_PORT,
     limits: Limits.parse(file.limits ?? {}),
+    ocr: Ocr.parse(file.ocr ?? {}),
     models: file.models,
     embeddings: file.embeddings,
     privateAddresses: privateAddressPolicy(file.block_private_addresses, host),
+  };
+}
+
+/** How the extraction workers recognise scanned PDF pages under this configuration; `false` when turned off. */
+export function recognitionOptions(config: DaemonConfig): RecognitionOptions | false {
+  if (!config.ocr.enabled) return false;
+  return {
+    languages: config.ocr.languages,
+    maxPages: config.limits.ocr_max_pages,
+    pageTimeoutMs: config.limits.ocr_page_timeout_ms,
   };
 }
 

@@ -7,9 +7,16 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { createApp } from './app.ts';
 import { type Clock, systemClock, timestamp } from './clock.ts';
-import { type DaemonConfig, readConfigFile, resolveDaemonConfig, updateConfigFile } from './config.ts';
+import {
+  configPath,
+  type DaemonConfig,
+  readConfigFile,
+  resolveDaemonConfig,
+  updateConfigFile,
+} from './config.ts';
 import { invalidRequest, toErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
+import { missingLanguagePacks } from './ingest/extract/language-packs.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
@@ -123,6 +130,17 @@ function databaseLocation(config: DaemonConfig): DatabaseLocation {
   return { kind: 'postgres', url };
 }
 
+/** Refuses to start with text recognition languages whose packs are not installed, saying how to fix it. */
+function checkLanguagePacks(config: DaemonConfig): void {
+  if (!config.ocr.enabled) return;
+  const missing = missingLanguagePacks(config.ocr.languages);
+  if (missing.length === 0) return;
+  throw new Error(
+    `${configPath(config.home)}: "ocr.languages" names language packs that are not installed: ${missing.join(', ')}; ` +
+      'install them, or remove them from the list',
+  );
+}
+
 /** Starts the daemon: takes the data directory's lock, opens the store, recovers, resumes ingestion, listens. */
 export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const env = options.env ?? process.env;
@@ -137,6 +155,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     file: await readConfigFile(options.home),
   });
   const location = databaseLocation(config);
+  checkLanguagePacks(config);
   // One daemon per home: it owns the home's logs, pid file and uploaded files (and the embedded database).
   const lock = await acquireLock(config.dataDir);
   const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));

@@ -12,6 +12,8 @@ export interface ChunkedDocument {
   vectors?: Float32Array<ArrayBuffer>;
   pages: number;
   characters: number;
+  /** The document's warnings (pages that could not be read), carried to the source's message. */
+  warnings?: string[];
 }
 
 export async function chunkAndEmbed(
@@ -23,6 +25,7 @@ export async function chunkAndEmbed(
     chunks,
     pages: document.pages.length,
     characters: document.pages.reduce((sum, page) => sum + page.text.length, 0),
+    ...(document.warnings?.length ? { warnings: document.warnings } : {}),
   };
   if (embedder) {
     const vectors = await embedder.embed(chunks.map(chunkContextText), { kind: 'document' });

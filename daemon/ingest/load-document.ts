@@ -1,3 +1,4 @@
+import type { RecognitionOptions } from './extract/index.ts';
 import type { ExtractedDocument } from './types.ts';
 import { crawlWebsite } from './web/crawl.ts';
 import { fetchDocument, fetchPages } from './web/fetch.ts';
@@ -5,6 +6,8 @@ import type { FetchOptions } from './web/http.ts';
 
 export interface LoadOptions {
   fetch: FetchOptions;
+  /** How the scanned pages of a PDF behind an address are recognised (see extract/pdf-ocr.ts). */
+  recognition?: RecognitionOptions | false | undefined;
   crawlMaxPages: number;
   crawlMaxDepth: number;
   signal: AbortSignal;
@@ -29,9 +32,15 @@ export async function loadDocument(input: DocumentInput, options: LoadOptions): 
     case 'text':
       return { document: { pages: [{ page: 1, text: input.text }] }, warnings: [] };
     case 'url':
-      return { document: await fetchDocument(input.url, fetchOptions), warnings: [] };
+      return {
+        document: await fetchDocument(input.url, { ...fetchOptions, recognition: options.recognition }),
+        warnings: [],
+      };
     case 'urls': {
-      const { document, failures } = await fetchPages(input.urls, fetchOptions);
+      const { document, failures } = await fetchPages(input.urls, {
+        ...fetchOptions,
+        recognition: options.recognition,
+      });
       return { document, warnings: failures.map((failure) => failure.message) };
     }
     case 'website': {

@@ -1,7 +1,13 @@
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
 import type { Embedder } from './embed/index.ts';
-import { prepareDocument, prepareFile, type StoredFile } from './extract/index.ts';
+import {
+  prepareDocument,
+  prepareFile,
+  type RecognitionOptions,
+  type RecognitionProgress,
+  type StoredFile,
+} from './extract/index.ts';
 import { type DocumentInput, type LoadOptions, loadDocument } from './load-document.ts';
 import type { Chunk } from './types.ts';
 
@@ -17,6 +23,10 @@ export interface PrepareSourceOptions extends LoadOptions {
   extractTimeoutMs: number;
   /** The source's name, for messages about a document made on this thread. */
   name: string;
+  /** How scanned PDF pages are recognised; `false` turns recognition off. */
+  recognition?: RecognitionOptions | false | undefined;
+  /** News of a file's scanned pages as they are recognised. */
+  onProgress?: ((progress: RecognitionProgress) => void) | undefined;
 }
 
 /** A source's chunks with their vectors, ready to store. */
@@ -41,6 +51,8 @@ export async function prepareSource(
     timeoutMs: options.extractTimeoutMs,
     signal: options.signal,
     embedder: options.embedder.recipe,
+    recognition: options.recognition,
+    onProgress: options.onProgress,
   };
   if (input.kind === 'file') {
     return withVectors(await prepareFile(input, job), [], options);
@@ -58,7 +70,7 @@ async function withVectors(
   const vectors = chunked.vectors
     ? unpackVectors(chunked.vectors, chunks.length, embedder.dimensions)
     : await embedHere(chunks, embedder, signal);
-  return { chunks, vectors, pages, characters, warnings };
+  return { chunks, vectors, pages, characters, warnings: [...warnings, ...(chunked.warnings ?? [])] };
 }
 
 async function embedHere(chunks: Chunk[], embedder: Embedder, signal: AbortSignal): Promise<Float32Array[]> {

@@ -16,6 +16,8 @@ export interface ExtractedPage {
 export interface ExtractedDocument {
   pages: ExtractedPage[];
   title?: string;
+  /** Parts that could not be read although the document could (a scanned page the recogniser could not read). */
+  warnings?: string[];
 }
 
 /** A piece of a document, sized for retrieval, as stored in the chunks table. */

@@ -1,5 +1,5 @@
 import { type Clock, timestamp } from '../clock.ts';
-import type { DaemonConfig } from '../config.ts';
+import { type DaemonConfig, recognitionOptions } from '../config.ts';
 import { chunkContextText } from '../ingest/chunk.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
@@ -198,11 +198,20 @@ export function createIngestion(deps: {
       crawlMaxDepth: config.limits.crawl_max_depth,
       embedder,
       name: job.source.name,
+      recognition: recognitionOptions(config),
+      onProgress: ({ done, total }) => showProgress(job, `text recognition: ${done} of ${total} pages`),
       signal,
     });
     if (prepared.chunks.length === 0)
       throw new IngestionError(`${job.source.name} contains no text to index`);
     return prepared;
+  }
+
+  /** A PROCESSING source's message says how far it is; a lost lease or a newer attempt makes it a no-op. */
+  function showProgress(job: ClaimedJob, message: string): void {
+    jobs
+      .progress({ sourceId: job.source.id, generation: job.generation }, message, timestamp(clock))
+      .catch((error: unknown) => logger.log('warn', 'recording progress failed', { error: String(error) }));
   }
 
   async function run(job: ClaimedJob, signal: AbortSignal): Promise<void> {

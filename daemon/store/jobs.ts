@@ -222,6 +222,26 @@ export function createJobStore(database: Database, owner: string) {
       });
     },
 
+    /** Says how far a running attempt is, in its source's message, while its job is still its own. */
+    async progress(end: AttemptEnd, message: string, at: string): Promise<void> {
+      await db
+        .updateTable('sources')
+        .set({ embed_status_message: message, updated_at: at })
+        .where('id', '=', end.sourceId)
+        .where('embed_status', '=', 'PROCESSING')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('jobs')
+              .select('jobs.id')
+              .where('jobs.source_id', '=', end.sourceId)
+              .where('jobs.generation', '=', end.generation)
+              .where('jobs.lease_owner', '=', owner),
+          ),
+        )
+        .execute();
+    },
+
     /** Puts the job back in the queue until `runAfter`, with the error that ended this attempt. */
     async retryLater(end: AttemptEnd, error: string, runAfter: number, at: string): Promise<boolean> {
       return database.transaction(async (trx) => {

@@ -16,6 +16,10 @@ function isSettled(source: Source): boolean {
 }
 
 function detail(source: Source): string {
+  // While processing, the message says how far it is (scanned pages recognised so far), when there is news.
+  if (source.embed_status === 'PROCESSING' && source.embed_status_message) {
+    return `${source.name}: processing, ${source.embed_status_message}`;
+  }
   return `${source.name}: ${source.embed_status.toLowerCase()}, ${plural(source.pages, 'page')}, ${plural(source.chunks, 'chunk')}`;
 }
 

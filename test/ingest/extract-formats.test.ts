@@ -48,11 +48,11 @@ describe('PDF', () => {
     expect(document.pages).toEqual([{ page: 1, text: 'Stored on disk' }]);
   });
 
-  it('says a PDF without text may be a scanned image', async () => {
-    const failure = await failureOf(extractor.extractBuffer(await buildTextlessPdf(), 'scan.pdf'));
+  it('says a PDF of drawings holds no text to read, neither typed nor scanned', async () => {
+    const failure = await failureOf(extractor.extractBuffer(await buildTextlessPdf(), 'drawing.pdf'));
     expect(failure.reason).toBe('no_text');
     expect(failure.message).toBe(
-      'scan.pdf could not be read: no text could be extracted; it may be a scanned image (text recognition is not supported)',
+      'drawing.pdf could not be read: no text could be extracted: its pages hold neither text nor a scanned image to read',
     );
   });
 });

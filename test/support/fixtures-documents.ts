@@ -21,7 +21,7 @@ export function buildPdf(pages: string[]): Promise<Uint8Array> {
   });
 }
 
-/** A PDF whose only page holds a drawing and no text, as a scanned page would. */
+/** A PDF whose only page holds a drawing: no text, and no picture to recognise. */
 export function buildTextlessPdf(): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const document = new PDFDocument();

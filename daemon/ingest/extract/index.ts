@@ -3,12 +3,14 @@ import type { ChunkedDocument } from '../chunk-and-embed.ts';
 import type { EmbedderRecipe } from '../embed/embedder.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
+import { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';
 import { createWorkerPool, type WorkerPool } from './pool.ts';
 import type { WorkerJob, WorkerResult } from './worker.ts';
 
 export { EXTRACTION_FAILURES, ExtractionError, type ExtractionFailure } from './errors.ts';
 export { type HtmlPage, htmlToPage } from './html.ts';
 export { normalizeText } from './normalize.ts';
+export { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';
 
 export interface ExtractOptions {
   /** Default 60 s; the worker is terminated after it. */
@@ -17,6 +19,10 @@ export interface ExtractOptions {
   maxMemoryMb?: number;
   /** Files larger than this are refused before parsing, default 100 MiB. */
   maxBytes?: number;
+  /** How scanned PDF pages are recognised, default `DEFAULT_RECOGNITION`; `false` turns recognition off. */
+  recognition?: RecognitionOptions | false | undefined;
+  /** News of a file's scanned pages as they are recognised. */
+  onProgress?: ((progress: RecognitionProgress) => void) | undefined;
   signal?: AbortSignal;
 }
 
@@ -56,25 +62,39 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
 
   function run<Job extends WorkerJob>(job: Job, options: ExtractOptions): Promise<WorkerResult<Job>> {
     pool ??= createWorkerPool(poolSize);
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    const recognition = options.recognition ?? DEFAULT_RECOGNITION;
     return pool.run(job, {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      timeoutMs,
+      // Between two recognised pages: one page's recognition, and rendering it within the reading limit.
+      pageTimeoutMs: recognition ? recognition.pageTimeoutMs + timeoutMs : undefined,
       maxMemoryMb: options.maxMemoryMb ?? DEFAULTS.maxMemoryMb,
       signal: options.signal,
+      onProgress: options.onProgress,
     });
   }
 
   return {
     async extractFile(path, fileName, options = {}) {
       checkSize(await sizeOf(path, fileName), fileName, options);
-      return run({ kind: 'extract', fileName, source: { path } }, options);
+      return run({ kind: 'extract', fileName, source: { path }, recognition: options.recognition }, options);
     },
     async extractBuffer(bytes, fileName, options = {}) {
       checkSize(bytes.length, fileName, options);
-      return run({ kind: 'extract', fileName, source: { bytes } }, options);
+      return run({ kind: 'extract', fileName, source: { bytes }, recognition: options.recognition }, options);
     },
     async prepareFile({ path, name, bytes }, options = {}) {
       checkSize(bytes ?? (await sizeOf(path, name)), name, options);
-      return run({ kind: 'chunk', fileName: name, source: { path }, embedder: options.embedder }, options);
+      return run(
+        {
+          kind: 'chunk',
+          fileName: name,
+          source: { path },
+          embedder: options.embedder,
+          recognition: options.recognition,
+        },
+        options,
+      );
     },
     prepareDocument(document, name, options = {}) {
       return run(

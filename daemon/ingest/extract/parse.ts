@@ -12,10 +12,14 @@ import {
 } from './decode.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { normalizeText } from './normalize.ts';
+import type { ScannedPageOptions } from './pdf-ocr.ts';
 import { checkUnzippedSize } from './unzipped-size.ts';
 
 // An e-mail attached to an e-mail is read, but no deeper: a crafted message cannot recurse without end.
 const MAXIMUM_ATTACHMENT_DEPTH = 2;
+
+/** How to read what a document holds besides text: the scanned pages of a PDF. */
+export type ParseOptions = ScannedPageOptions;
 
 /**
  * Bytes → pages, in this thread. The format is chosen by the extension, corrected by the content where the two
@@ -24,6 +28,7 @@ const MAXIMUM_ATTACHMENT_DEPTH = 2;
 export async function parseDocument(
   bytes: Uint8Array,
   fileName: string,
+  options: ParseOptions = {},
   depth = 0,
 ): Promise<ExtractedDocument> {
   const extension = extname(fileName).toLowerCase();
@@ -36,7 +41,7 @@ export async function parseDocument(
   }
   if (bytes.length === 0) throw ExtractionError.cannotRead(fileName, 'empty', 'the file is empty (0 bytes)');
   const format = detectFormat(bytes, extension, fileName);
-  const document = await readFormat(format, bytes, fileName, depth);
+  const document = await readFormat(format, bytes, fileName, options, depth);
   return finish(document, format, fileName);
 }
 
@@ -127,11 +132,14 @@ async function readFormat(
   format: SupportedExtension,
   bytes: Uint8Array,
   fileName: string,
+  options: ParseOptions,
   depth: number,
 ): Promise<ExtractedDocument> {
   switch (format) {
-    case '.pdf':
-      return (await import('./pdf.ts')).readPdf(bytes, fileName);
+    case '.pdf': {
+      const document = await (await import('./pdf.ts')).readPdf(bytes, fileName);
+      return (await import('./pdf-ocr.ts')).withScannedPages(bytes, document, fileName, options);
+    }
     case '.doc':
       return (await import('./word.ts')).readWord(bytes, fileName);
     case '.docx':
@@ -155,7 +163,7 @@ async function readFormat(
         if (depth >= MAXIMUM_ATTACHMENT_DEPTH) {
           throw ExtractionError.cannotRead(name, 'unsupported', 'attachments are nested too deeply');
         }
-        return parseDocument(attachment, name, depth + 1);
+        return parseDocument(attachment, name, options, depth + 1);
       });
   }
 }
@@ -177,10 +185,11 @@ function finish(
   if (pages.every((page) => !page.text)) {
     const detail =
       format === '.pdf'
-        ? 'no text could be extracted; it may be a scanned image (text recognition is not supported)'
+        ? 'no text could be extracted: its pages hold neither text nor a scanned image to read'
         : 'the file contains no text';
     throw ExtractionError.cannotRead(fileName, 'no_text', detail);
   }
   const title = document.title && normalizeText(document.title).replace(/\n+/g, ' ');
-  return title ? { pages, title } : { pages };
+  const warnings = document.warnings?.length ? { warnings: document.warnings } : {};
+  return title ? { pages, title, ...warnings } : { pages, ...warnings };
 }

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from './errors.ts';
+import type { RecognitionProgress } from './pdf-ocr.ts';
 import type { JobOutcome, WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from './worker.ts';
 
 // Node runs the sources directly in development (type stripping) and the compiled .js after a build.
@@ -28,8 +29,15 @@ function youngGenerationMb(memoryMb: number): number {
 
 export interface JobOptions {
   timeoutMs: number;
+  /**
+   * Once a file's scanned pages are being recognised, the time that may pass between two pages instead (each
+   * page has its own limit in the worker; this one is reached only by a stuck renderer). Default `timeoutMs`.
+   */
+  pageTimeoutMs?: number | undefined;
   maxMemoryMb: number;
   signal?: AbortSignal | undefined;
+  /** News of a file's scanned pages as they are recognised. */
+  onProgress?: ((progress: RecognitionProgress) => void) | undefined;
 }
 
 export interface WorkerPool {
@@ -159,25 +167,41 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
   function send(pooled: PooledWorker, group: PendingJob[]): void {
     pooled.running = group;
     pooled.worker.ref();
-    const timeoutMs = Math.max(...group.map((pending) => pending.options.timeoutMs));
+    arm(pooled, group, 'timeoutMs');
+    const request: WorkerRequest = { jobs: group.map((pending) => pending.job) };
+    pooled.worker.postMessage(request);
+  }
+
+  /** (Re)starts the time limit of the message a worker is answering: the whole job's, or one page's. */
+  function arm(pooled: PooledWorker, group: PendingJob[], limit: 'timeoutMs' | 'pageTimeoutMs'): void {
+    clearTimeout(pooled.timer);
+    const limitOf = (options: JobOptions) => options[limit] ?? options.timeoutMs;
+    const timeoutMs = Math.max(...group.map((pending) => limitOf(pending.options)));
     pooled.timer = setTimeout(
       () =>
         died(pooled, (job) =>
           ExtractionError.cannotRead(
             job.job.fileName,
             'timeout',
-            `reading it took longer than ${formatSeconds(job.options.timeoutMs)}; the file may be too large or malformed, so try splitting it`,
+            limit === 'timeoutMs'
+              ? `reading it took longer than ${formatSeconds(job.options.timeoutMs)}; the file may be too large or malformed, so try splitting it`
+              : `a scanned page took longer than ${formatSeconds(limitOf(job.options))} to render and read; the file may be malformed, so try splitting it`,
           ),
         ),
       timeoutMs,
     );
-    const request: WorkerRequest = { jobs: group.map((pending) => pending.job) };
-    pooled.worker.postMessage(request);
   }
 
   function answered(pooled: PooledWorker, response: WorkerResponse): void {
     const group = pooled.running;
     if (!group) return;
+    if ('progress' in response) {
+      // A file's recognition runs for as many pages as it has, each with its own limit in the worker: the job's
+      // limit is what may pass between two pages, which only a stuck parser or renderer reaches.
+      arm(pooled, group, 'pageTimeoutMs');
+      for (const pending of group) if (!pending.settled) pending.options.onProgress?.(response.progress);
+      return;
+    }
     clearTimeout(pooled.timer);
     pooled.running = undefined;
     // Idle workers must not keep the process alive.

@@ -6,19 +6,27 @@ import { embedderFromRecipe } from '../embed/recipe.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError, type ExtractionFailure } from './errors.ts';
 import { parseDocument } from './parse.ts';
+import type { RecognitionOptions, RecognitionProgress } from './pdf-ocr.ts';
 
 export type WorkerSource = { path: string } | { bytes: Uint8Array };
 /**
  * `extract` returns the document. `chunk` goes on in the same job to cut it into chunks, and embeds them too
- * when given an embedder's recipe; its document may also come ready-made from the main thread.
+ * when given an embedder's recipe; its document may also come ready-made from the main thread. `recognition`
+ * says how to read scanned PDF pages (the default when absent, none when false).
  */
 export type WorkerJob =
-  | { kind: 'extract'; fileName: string; source: WorkerSource }
+  | {
+      kind: 'extract';
+      fileName: string;
+      source: WorkerSource;
+      recognition?: RecognitionOptions | false | undefined;
+    }
   | {
       kind: 'chunk';
       fileName: string;
       source: WorkerSource | { document: ExtractedDocument };
       embedder?: EmbedderRecipe | undefined;
+      recognition?: RecognitionOptions | false | undefined;
     };
 export type WorkerResult<Job extends WorkerJob> = Job extends { kind: 'extract' }
   ? ExtractedDocument
@@ -27,10 +35,16 @@ export type WorkerResult<Job extends WorkerJob> = Job extends { kind: 'extract' 
 export interface WorkerRequest {
   jobs: WorkerJob[];
 }
-export interface WorkerResponse {
-  /** One per job, in the request's order. */
-  outcomes: JobOutcome[];
-}
+/**
+ * The answer to a request, or news of a file's job while it runs (a file's job is always sent alone): how many
+ * of its scanned pages are recognised, which also tells the pool the worker is not stuck.
+ */
+export type WorkerResponse =
+  | {
+      /** One per job, in the request's order. */
+      outcomes: JobOutcome[];
+    }
+  | { progress: RecognitionProgress };
 export type JobOutcome =
   | { ok: true; result: ExtractedDocument | ChunkedDocument }
   | { ok: false; reason: ExtractionFailure; message: string }
@@ -55,7 +69,10 @@ parentPort?.on('message', async (request: WorkerRequest) => {
 async function answer(job: WorkerJob): Promise<JobOutcome> {
   let document: ExtractedDocument;
   try {
-    document = 'document' in job.source ? job.source.document : await extract(job.source, job.fileName);
+    document =
+      'document' in job.source
+        ? job.source.document
+        : await extract(job.source, job.fileName, job.recognition);
   } catch (error) {
     const failure = error instanceof ExtractionError ? error : unexpected(error, job.fileName);
     return { ok: false, reason: failure.reason, message: failure.message };
@@ -68,9 +85,19 @@ async function answer(job: WorkerJob): Promise<JobOutcome> {
   }
 }
 
-async function extract(source: WorkerSource, fileName: string): Promise<ExtractedDocument> {
+async function extract(
+  source: WorkerSource,
+  fileName: string,
+  recognition: RecognitionOptions | false | undefined,
+): Promise<ExtractedDocument> {
   const bytes = 'bytes' in source ? source.bytes : await readStoredFile(source.path, fileName);
-  return parseDocument(bytes, fileName);
+  return parseDocument(bytes, fileName, {
+    recognition,
+    onProgress: (progress) => {
+      const news: WorkerResponse = { progress };
+      parentPort?.postMessage(news);
+    },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
-import { extractBuffer, type HtmlPage, htmlToPage } from '../extract/index.ts';
+import { extractBuffer, type HtmlPage, htmlToPage, type RecognitionOptions } from '../extract/index.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { decodeText } from './charset.ts';
 import { FetchError } from './errors.ts';
@@ -66,6 +66,7 @@ export type HtmlReader = (html: string, url: string) => HtmlPage | Promise<HtmlP
 export async function readResponse(
   response: OpenResponse,
   readHtml: HtmlReader = (html, url) => htmlToPage(html, url),
+  recognition?: RecognitionOptions | false,
 ): Promise<ExtractedDocument> {
   const reading = classifyResponse(response.url, response.mediaType);
   if (reading.kind === 'unreadable') {
@@ -80,7 +81,7 @@ export async function readResponse(
       ...titled(page.title),
     };
   }
-  const document = await extractBuffer(bytes, fileNameFor(response.url, reading.extension));
+  const document = await extractBuffer(bytes, fileNameFor(response.url, reading.extension), { recognition });
   return { ...document, pages: document.pages.map((page) => ({ ...page, url: response.url })) };
 }
 

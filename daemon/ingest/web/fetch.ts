@@ -1,3 +1,4 @@
+import type { RecognitionOptions } from '../extract/index.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { asSinglePage, readResponse } from './document.ts';
 import { FetchError } from './errors.ts';
@@ -11,10 +12,13 @@ export interface FetchFailure {
 }
 
 /** One address → its page(s): HTML → main text; an address of a supported file type is read as that file. */
-export async function fetchDocument(url: string, options: FetchOptions = {}): Promise<ExtractedDocument> {
+export async function fetchDocument(
+  url: string,
+  options: FetchOptions & { recognition?: RecognitionOptions | false | undefined } = {},
+): Promise<ExtractedDocument> {
   const client = createWebClient(options);
   try {
-    return await readResponse(await client.open(url));
+    return await readResponse(await client.open(url), undefined, options.recognition);
   } finally {
     await client.close();
   }
@@ -27,7 +31,7 @@ export async function fetchDocument(url: string, options: FetchOptions = {}): Pr
  */
 export async function fetchPages(
   urls: string[],
-  options: FetchOptions & { concurrency?: number } = {},
+  options: FetchOptions & { concurrency?: number; recognition?: RecognitionOptions | false | undefined } = {},
 ): Promise<{ document: ExtractedDocument; failures: FetchFailure[] }> {
   const client = createWebClient(options);
   try {
@@ -35,7 +39,7 @@ export async function fetchPages(
       try {
         return {
           page: asSinglePage(
-            await readResponse(await client.open(url), sharedHtmlExtractor.extract),
+            await readResponse(await client.open(url), sharedHtmlExtractor.extract, options.recognition),
             index + 1,
             url,
           ),
