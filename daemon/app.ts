@@ -3,13 +3,14 @@ import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { ENDPOINTS } from '../src/api/endpoints.ts';
 import { openApiDocument } from '../src/api/openapi.ts';
-import { CkbError, notFound, toErrorResponse } from './errors.ts';
+import { CkbError, notFound, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { adminKeyRoutes } from './routes/admin-keys.ts';
 import { applicationRoutes } from './routes/applications.ts';
 import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
+import { OPENAI_PREFIX, openAiRoutes } from './routes/openai.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { sourceRoutes } from './routes/sources.ts';
 import { PING_INTERVAL_MS } from './routes/sse.ts';
@@ -47,6 +48,11 @@ function unmatched(ctx: Context): never {
   throw notFound('path', ctx.path);
 }
 
+/** OpenAI's clients read errors in OpenAI's shape, unknown paths and missing keys included. */
+function isOpenAiPath(path: string): boolean {
+  return path === OPENAI_PREFIX || path.startsWith(`${OPENAI_PREFIX}/`);
+}
+
 function errorsAndLogs(logger: Logger) {
   // A random prefix per start and a counter: unique across restarts, and far cheaper than random bytes per request.
   const prefix = randomBytes(3).toString('hex');
@@ -60,7 +66,7 @@ function errorsAndLogs(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) unmatched(ctx);
     } catch (error) {
-      const response = toErrorResponse(error);
+      const response = isOpenAiPath(ctx.path) ? toOpenAiErrorResponse(error) : toErrorResponse(error);
       if (response.internal) {
         logger.log('error', 'request failed', {
           request_id: requestId,
@@ -120,6 +126,7 @@ export function createApp(options: AppOptions): Koa {
     sourceRoutes(services, routeOptions),
     fileRoutes(services, routeOptions),
     conversationRoutes(services, { ...routeOptions, logger }),
+    openAiRoutes(services, { ...routeOptions, logger }),
   ]) {
     keyed.use(router.routes());
   }

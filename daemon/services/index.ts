@@ -7,6 +7,7 @@ import { createRetriever } from '../retrieve/index.ts';
 import type { ChunkIndex } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import { createApplicationService } from './applications.ts';
+import { createChatCompletionService } from './chat-completions.ts';
 import { createConversationService } from './conversations.ts';
 import { createDeletion } from './deletion.ts';
 import { createFileService } from './files.ts';
@@ -46,13 +47,15 @@ export async function createServices(deps: ServiceDependencies) {
   });
   const deletion = createDeletion({ store, chunkIndex, cancelIngestion: ingestion.cancel, logger });
   const retriever = createRetriever({ chunkIndex, embedder });
+  const applications = createApplicationService({ store, clock, deletion });
   return {
     keys: createKeyService({ store, clock }),
-    applications: createApplicationService({ store, clock, deletion }),
+    applications,
     sources: createSourceService({ store, clock, chunkIndex, files, ingestion, deletion }),
     files,
     conversations: createConversationService({ store, clock, retriever, responder, deletion }),
     search: createSearchService({ store, retriever }),
+    chatCompletions: createChatCompletionService({ store, clock, retriever, responder, applications }),
     ingestion,
     deletion,
   };

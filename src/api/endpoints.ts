@@ -4,6 +4,7 @@ import { Deleted, Health, ListQuery } from './common.ts';
 import { Conversation, CreateConversationBody, Reply, UpdateConversationBody } from './conversations.ts';
 import { FileObject, PresignedUpload, PresignQuery, UploadQuery } from './files.ts';
 import { ApiKey, CreatedKey, CreateKeyBody } from './keys.ts';
+import { ChatCompletion, ChatCompletionBody, Model, ModelList } from './openai.ts';
 import { SearchBody, SearchResult } from './search.ts';
 import {
   ClearedSources,
@@ -31,6 +32,10 @@ export interface Endpoint {
   rawBody?: true;
   /** The response may be a text/event-stream of `chunk`, `done` and `error` events. */
   streams?: true;
+  /** What the event stream carries, when it is not the contract's events. */
+  streamDescription?: string;
+  /** Errors in OpenAI's shape rather than the contract's (the OpenAI-compatible API). */
+  errors?: 'openai';
 }
 
 /** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
@@ -275,5 +280,38 @@ export const ENDPOINTS: readonly Endpoint[] = [
     auth: 'admin',
     status: 200,
     response: Deleted,
+  },
+
+  {
+    method: 'get',
+    path: '/v1/models',
+    summary: "OpenAI-compatible: the account's applications as models (id = application id)",
+    auth: 'key',
+    status: 200,
+    response: ModelList,
+    errors: 'openai',
+  },
+  {
+    method: 'get',
+    path: '/v1/models/{id}',
+    summary: 'OpenAI-compatible: one application as a model',
+    auth: 'key',
+    status: 200,
+    response: Model,
+    errors: 'openai',
+  },
+  {
+    method: 'post',
+    path: '/v1/chat/completions',
+    summary:
+      'OpenAI-compatible: answer the messages from the sources of the application named by `model`; nothing is stored',
+    auth: 'key',
+    status: 200,
+    body: ChatCompletionBody,
+    response: ChatCompletion,
+    streams: true,
+    streamDescription:
+      '`data:` lines of chat.completion.chunk objects (the last with `usage` when `stream_options.include_usage`), then `data: [DONE]`; on failure a `data:` line with an OpenAI error object',
+    errors: 'openai',
   },
 ];

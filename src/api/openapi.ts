@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from './endpoints.ts';
 import { ErrorBody } from './errors.ts';
+import { OpenAiErrorBody } from './openai.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -43,19 +44,25 @@ function requestBody(endpoint: Endpoint): JsonObject | undefined {
   return { required: true, content: { 'application/json': { schema: schema(endpoint.body, 'input') } } };
 }
 
+function errorSchema(endpoint: Endpoint): JsonObject {
+  if (endpoint.errors === 'openai') return schema(OpenAiErrorBody, 'output');
+  return schema(ErrorBody, 'output');
+}
+
 function responses(endpoint: Endpoint): JsonObject {
   const content: JsonObject = { 'application/json': { schema: schema(endpoint.response, 'output') } };
   if (endpoint.streams) {
     content['text/event-stream'] = {
       schema: {
         type: 'string',
-        description: 'events `chunk` {delta}, then `done` (the reply object) or `error`',
+        description:
+          endpoint.streamDescription ?? 'events `chunk` {delta}, then `done` (the reply object) or `error`',
       },
     };
   }
   const error = {
     description: 'Error',
-    content: { 'application/json': { schema: schema(ErrorBody, 'output') } },
+    content: { 'application/json': { schema: errorSchema(endpoint) } },
   };
   return { [String(endpoint.status)]: { description: endpoint.summary, content }, default: error };
 }
