@@ -1,5 +1,5 @@
-import { buildPdf } from './fixtures-documents.ts';
 import { type TestDaemon, waitForSource } from './daemon.ts';
+import { buildPdf } from './fixtures-documents.ts';
 
 /** A few paragraphs of real prose on distinct topics, so each question has one right source and page. */
 export const LIGHTHOUSE_NOTES = [
@@ -48,7 +48,8 @@ export async function createKnowledgeApplication(
   });
   for (const source of [text.body.id, pdf.body.id]) {
     const final = await waitForSource(daemon, source);
-    if (final.embed_status !== 'COMPLETED') throw new Error(`source ${source}: ${final.embed_status_message}`);
+    if (final.embed_status !== 'COMPLETED')
+      throw new Error(`source ${source}: ${final.embed_status_message}`);
   }
   return { id, text: text.body.id, pdf: pdf.body.id };
 }
