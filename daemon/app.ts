@@ -10,7 +10,7 @@ import { applicationRoutes } from './routes/applications.ts';
 import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
-import { OPENAI_PREFIX, openAiRoutes } from './routes/openai.ts';
+import { isOpenAiPath, openAiRoutes } from './routes/openai.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { sourceRoutes } from './routes/sources.ts';
 import { PING_INTERVAL_MS } from './routes/sse.ts';
@@ -46,11 +46,6 @@ function unmatched(ctx: Context): never {
     );
   }
   throw notFound('path', ctx.path);
-}
-
-/** OpenAI's clients read errors in OpenAI's shape, unknown paths and missing keys included. */
-function isOpenAiPath(path: string): boolean {
-  return path === OPENAI_PREFIX || path.startsWith(`${OPENAI_PREFIX}/`);
 }
 
 function errorsAndLogs(logger: Logger) {

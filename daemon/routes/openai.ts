@@ -9,7 +9,12 @@ import type { RouteOptions } from './options.ts';
 import { openDataStream } from './sse.ts';
 
 /** Under /v1, errors have OpenAI's shape: app.ts renders them so for every path with this prefix. */
-export const OPENAI_PREFIX = '/v1';
+const OPENAI_PREFIX = '/v1';
+
+/** OpenAI's clients read errors in OpenAI's shape, unknown paths and missing keys included. */
+export function isOpenAiPath(path: string): boolean {
+  return path === OPENAI_PREFIX || path.startsWith(`${OPENAI_PREFIX}/`);
+}
 
 /** The OpenAI-compatible API: an account's applications as models, answering chat completions. */
 export function openAiRoutes(services: Services, options: RouteOptions & { logger: Logger }): Router {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.ts';
 import { ErrorBody } from '../../src/api/errors.ts';
+import { OpenAiErrorBody } from '../../src/api/openai.ts';
 import type { TestDaemon } from '../support/daemon.ts';
 
 export type Response = { status: number; body: any; headers: Headers };
@@ -15,11 +16,21 @@ export function concretePath(endpoint: Endpoint, id: string): string {
   return endpoint.path.replace(/\{\w+\}/g, encodeURIComponent(id));
 }
 
-/** The contract's error body, and a status that the contract maps from its type. */
-export function expectContractError(response: Response, context: string): void {
-  const parsed = ErrorBody.safeParse(response.body);
+/** Whether a body is an error in the shape the endpoint promises: the contract's, or OpenAI's under /v1. */
+export function isPromisedError(endpoint: Endpoint | undefined, body: unknown): boolean {
+  if (endpoint?.errors === 'openai') return OpenAiErrorBody.safeParse(body).success;
+  return ErrorBody.safeParse(body).success;
+}
+
+/** The contract's type of an error, or under /v1 the code OpenAI's shape carries in its place. */
+export function errorCode(endpoint: Endpoint, body: any): string {
+  return endpoint.errors === 'openai' ? body.error.code : body.error.type;
+}
+
+/** The error body the endpoint promises (the contract's unless it says otherwise), with a 4xx status. */
+export function expectContractError(response: Response, context: string, endpoint?: Endpoint): void {
   expect(
-    parsed.success,
+    isPromisedError(endpoint, response.body),
     `${context}: ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`,
   ).toBe(true);
   expect(response.status, context).toBeGreaterThanOrEqual(400);
