@@ -10,6 +10,7 @@ import { applicationRoutes } from './routes/applications.ts';
 import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { isOpenAiPath, openAiRoutes } from './routes/openai.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { sourceRoutes } from './routes/sources.ts';
@@ -122,6 +123,7 @@ export function createApp(options: AppOptions): Koa {
     fileRoutes(services, routeOptions),
     conversationRoutes(services, { ...routeOptions, logger }),
     openAiRoutes(services, { ...routeOptions, logger }),
+    mcpRoutes({ services, logger, version }, routeOptions),
   ]) {
     keyed.use(router.routes());
   }

@@ -4,6 +4,7 @@ import { Deleted, Health, ListQuery } from './common.ts';
 import { Conversation, CreateConversationBody, Reply, UpdateConversationBody } from './conversations.ts';
 import { FileObject, PresignedUpload, PresignQuery, UploadQuery } from './files.ts';
 import { ApiKey, CreatedKey, CreateKeyBody } from './keys.ts';
+import { McpMessage } from './mcp.ts';
 import { ChatCompletion, ChatCompletionBody, Model, ModelList } from './openai.ts';
 import { SearchBody, SearchResult } from './search.ts';
 import {
@@ -34,8 +35,11 @@ export interface Endpoint {
   streams?: true;
   /** What the event stream carries, when it is not the contract's events. */
   streamDescription?: string;
-  /** Errors in OpenAI's shape rather than the contract's (the OpenAI-compatible API). */
-  errors?: 'openai';
+  /**
+   * Errors in OpenAI's shape rather than the contract's (the OpenAI-compatible API), or, for MCP, the
+   * protocol's JSON-RPC errors besides the contract's.
+   */
+  errors?: 'openai' | 'json-rpc';
 }
 
 /** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
@@ -280,6 +284,21 @@ export const ENDPOINTS: readonly Endpoint[] = [
     auth: 'admin',
     status: 200,
     response: Deleted,
+  },
+
+  {
+    method: 'post',
+    path: '/mcp',
+    summary:
+      "The Model Context Protocol over Streamable HTTP (stateless): the same tools as `ckb mcp`, for the key's account",
+    auth: 'key',
+    status: 200,
+    body: McpMessage,
+    response: McpMessage,
+    streams: true,
+    streamDescription:
+      'JSON-RPC messages of the Model Context Protocol, as its Streamable HTTP transport sends them',
+    errors: 'json-rpc',
   },
 
   {

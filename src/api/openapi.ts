@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from './endpoints.ts';
 import { ErrorBody } from './errors.ts';
+import { JsonRpcErrorBody } from './mcp.ts';
 import { OpenAiErrorBody } from './openai.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -46,6 +47,7 @@ function requestBody(endpoint: Endpoint): JsonObject | undefined {
 
 function errorSchema(endpoint: Endpoint): JsonObject {
   if (endpoint.errors === 'openai') return schema(OpenAiErrorBody, 'output');
+  if (endpoint.errors === 'json-rpc') return schema(z.union([ErrorBody, JsonRpcErrorBody]), 'output');
   return schema(ErrorBody, 'output');
 }
 

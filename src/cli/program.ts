@@ -5,6 +5,7 @@ import { registerConversations } from './conversations.ts';
 import { registerDaemon } from './daemon.ts';
 import { registerFiles } from './files.ts';
 import { registerKeys } from './keys.ts';
+import { registerMcp } from './mcp.ts';
 import { registerQuickstart } from './quickstart.ts';
 import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerChat(program);
   registerConversations(program);
   registerKeys(program);
+  registerMcp(program);
   registerQuickstart(program);
   return program;
 }

@@ -81,6 +81,12 @@ function validBody(endpoint: Endpoint): unknown {
       model: owned.application,
       messages: [{ role: 'user', content: 'Where is the vault code?' }],
     },
+    'post /mcp': {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { application_id: owned.application, query: 'vault code' } },
+    },
   };
   return bodies[`${endpoint.method} ${endpoint.path}`];
 }
@@ -161,6 +167,10 @@ describe("another account's keys see and change nothing of account A", () => {
         ) {
           expect(response.status, context).toBe(404);
           expectContractError(response, context, endpoint);
+        } else if (endpoint.path === '/mcp') {
+          // The tool answers, for the caller's account, that it has no such application.
+          expect(response.status, context).toBe(200);
+          expect(response.body.result, context).toMatchObject({ isError: true });
         } else if (endpoint.path === '/v1/models') {
           // The caller's own models only: at most the application it created itself above.
           expect(response.status, context).toBe(200);

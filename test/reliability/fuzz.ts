@@ -318,7 +318,7 @@ const ENDPOINT_BY_LABEL = new Map(
   ENDPOINTS.map((endpoint) => [`${endpoint.method.toUpperCase()} ${endpoint.path}`, endpoint]),
 );
 
-/** An error in the shape its endpoint promises (the contract's, or OpenAI's under /v1). */
+/** An error in the shape its endpoint promises (the contract's, OpenAI's under /v1, JSON-RPC's too for MCP). */
 function contractShaped(status: number, text: string, label: string): boolean {
   if (status < 400) return true;
   try {

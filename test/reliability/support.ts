@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.ts';
 import { ErrorBody } from '../../src/api/errors.ts';
+import { JsonRpcErrorBody } from '../../src/api/mcp.ts';
 import { OpenAiErrorBody } from '../../src/api/openai.ts';
 import type { TestDaemon } from '../support/daemon.ts';
 
@@ -16,9 +17,13 @@ export function concretePath(endpoint: Endpoint, id: string): string {
   return endpoint.path.replace(/\{\w+\}/g, encodeURIComponent(id));
 }
 
-/** Whether a body is an error in the shape the endpoint promises: the contract's, or OpenAI's under /v1. */
+/**
+ * Whether a body is an error in the shape the endpoint promises: the contract's; OpenAI's under /v1; for MCP,
+ * the contract's or the protocol's JSON-RPC error.
+ */
 export function isPromisedError(endpoint: Endpoint | undefined, body: unknown): boolean {
   if (endpoint?.errors === 'openai') return OpenAiErrorBody.safeParse(body).success;
+  if (endpoint?.errors === 'json-rpc' && JsonRpcErrorBody.safeParse(body).success) return true;
   return ErrorBody.safeParse(body).success;
 }
 
