@@ -38,7 +38,9 @@ export function sourcesFooter(passages: readonly ContextPassage[], used: readonl
       const passage = byNumber.get(number);
       if (!passage) return [];
       const where = passage.url ? ` (${passage.url})` : '';
-      return [`- [${number}] ${passage.sourceName}, page ${passage.page}${where}`];
+      // One line per passage, whatever the name holds, so the list can be recognised and taken off again.
+      const name = passage.sourceName.replace(/\s+/g, ' ');
+      return [`- [${number}] ${name}, page ${passage.page}${where}`];
     });
   return lines.length === 0 ? '' : `\n\n${SOURCES_HEADING}\n${lines.join('\n')}`;
 }
