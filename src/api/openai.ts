@@ -38,7 +38,7 @@ export const Model = z.object({
   object: z.literal('model'),
   created: z.number().int().meta({ description: 'Unix time in seconds' }),
   owned_by: z.string(),
-  /** ext: the application's name, which clients such as Open WebUI show instead of the id. */
+  /** ext: the application's name, for clients that show more than the id. */
   name: z.string(),
 });
 export type Model = z.infer<typeof Model>;
