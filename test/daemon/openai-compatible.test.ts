@@ -21,6 +21,8 @@ beforeAll(async () => {
       models: { 'lm-4': { base_url: vendor.baseUrl, model: 'fake-large', api_key_env: 'FAKE_VENDOR_KEY' } },
     },
     env: { FAKE_VENDOR_KEY: 'sk-test-vendor' },
+    // Pings between slow chunks, which OpenAI's clients must skip as the comments they are.
+    pingIntervalMs: 20,
   });
   offline = await createKnowledgeApplication(daemon, { name: 'Field notes' });
   provider = await createKnowledgeApplication(daemon, {
@@ -199,6 +201,44 @@ describe('chat completions', () => {
     expect(chunks.every((chunk) => chunk.usage === undefined)).toBe(true);
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('stop');
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toContain('Sicily');
+  });
+});
+
+describe('a slow model', () => {
+  test("pings while it thinks are skipped by OpenAI's client; leaving the stream aborts the model's request", async () => {
+    // Later tests only need the vendor to fail, so this script can stay.
+    vendor.script(() => ({ content: 'one two three four five six seven eight nine ten eleven twelve' }));
+    vendor.enqueue({ type: 'slow', chunkDelayMs: 60 });
+    const raw = await fetch(`${daemon.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${daemon.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: provider.id, messages: question('Count slowly.'), stream: true }),
+    });
+    expect(await raw.text()).toContain('\n: ping\n');
+
+    vendor.enqueue({ type: 'slow', chunkDelayMs: 60 });
+    const whole = await openai.chat.completions.create({
+      model: provider.id,
+      messages: question('Count slowly.'),
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of whole) text += chunk.choices[0]?.delta.content ?? '';
+    expect(
+      text.startsWith('one two three four five six seven eight nine ten eleven twelve\n\nSources:\n'),
+    ).toBe(true);
+
+    vendor.enqueue({ type: 'slow', chunkDelayMs: 100 });
+    const index = vendor.requests.length;
+    const left = await openai.chat.completions.create({
+      model: provider.id,
+      messages: question('Count slowly.'),
+      stream: true,
+    });
+    for await (const chunk of left) if (chunk.choices[0]?.delta.content) break;
+    const upstream = await vendor.settled(index);
+    expect(upstream.aborted).toBe(true);
+    expect(upstream.completed).toBe(false);
   });
 });
 
