@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   retrieval: async () => (await import('./retrieval.ts')).run({ latency: true }),
   responder: async () => (await import('./responder.ts')).run(),
   conversations: async () => (await import('./conversations.ts')).run(),
+  integrations: async () => (await import('./integrations.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -34,6 +35,13 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
   ['offline conversation turn p50 (ms)', 'conversations.offline_turn.p50_ms', '<= 100', (v) => v <= 100],
   ['offline replies with a gold answer', 'responder.goldAnswerContained', '>= 0.60', (v) => v >= 0.6],
   ['offline reply median words', 'responder.medianReplyWords', '< 60', (v) => v < 60],
+  ['`ckb mcp` start to first answer p50 (ms)', 'integrations.mcp_stdio_start_ms.p50', '(none)'],
+  ['MCP search over stdio / REST search (p50)', 'integrations.search.mcp_stdio_over_rest_p50', '(none)'],
+  [
+    '/v1 answer / conversation turn (p50)',
+    'integrations.offline_answer.chat_completions_over_conversations_p50',
+    '(none)',
+  ],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */
