@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   responder: async () => (await import('./responder.ts')).run(),
   conversations: async () => (await import('./conversations.ts')).run(),
   ocr: async () => (await import('./ocr.ts')).run(),
+  integrations: async () => (await import('./integrations.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -45,6 +46,13 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
     'ocr.pdfs_without_scans.ratio_on_over_off',
     '<= 1.05',
     (v) => v <= 1.05,
+  ],
+  ['`ckb mcp` start to first answer p50 (ms)', 'integrations.mcp_stdio_start_ms.p50', '(none)'],
+  ['MCP search over stdio / REST search (p50)', 'integrations.search.mcp_stdio_over_rest_p50', '(none)'],
+  [
+    '/v1 answer / conversation turn (p50)',
+    'integrations.offline_answer.chat_completions_over_conversations_p50',
+    '(none)',
   ],
 ];
 

@@ -3,13 +3,15 @@ import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { ENDPOINTS } from '../src/api/endpoints.ts';
 import { openApiDocument } from '../src/api/openapi.ts';
-import { CkbError, notFound, toErrorResponse } from './errors.ts';
+import { CkbError, notFound, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { adminKeyRoutes } from './routes/admin-keys.ts';
 import { applicationRoutes } from './routes/applications.ts';
 import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { fileRoutes, uploadRoutes } from './routes/files.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { isOpenAiPath, openAiRoutes } from './routes/openai.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { clientLeft } from './routes/request.ts';
 import { sourceRoutes } from './routes/sources.ts';
@@ -64,7 +66,7 @@ function errorsAndLogs(logger: Logger) {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) unmatched(ctx);
     } catch (error) {
-      const response = toErrorResponse(error);
+      const response = isOpenAiPath(ctx.path) ? toOpenAiErrorResponse(error) : toErrorResponse(error);
       if (response.internal && clientLeft(ctx)) {
         // The client closed the connection mid-request (an upload cut short, a turn abandoned): the work stopped
         // with it, which is expected, not a fault of ours.
@@ -134,6 +136,8 @@ export function createApp(options: AppOptions): Koa {
     sourceRoutes(services, routeOptions),
     fileRoutes(services, routeOptions),
     conversationRoutes(services, { ...routeOptions, logger }),
+    openAiRoutes(services, { ...routeOptions, logger }),
+    mcpRoutes({ services, logger, version }, routeOptions),
   ]) {
     keyed.use(router.routes());
   }

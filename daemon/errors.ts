@@ -1,5 +1,6 @@
 import { STATUS_BY_TYPE } from '../src/api/error-status.ts';
 import type { ErrorBody, ErrorType } from '../src/api/errors.ts';
+import type { OpenAiErrorBody } from '../src/api/openai.ts';
 
 /** Every failure a caller can act on; `type` is the contract's error type, mapped to a status in one place below. */
 export class CkbError extends Error {
@@ -55,4 +56,35 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     headers: {},
     internal: true,
   };
+}
+
+/** OpenAI's codes for the cases it has one for; every other error carries ckb's type as its code. */
+function openAiCode(body: ErrorBody): string {
+  const { type, param } = body.error;
+  if (type === 'unauthorized') return 'invalid_api_key';
+  if (type === 'rate_limited') return 'rate_limit_exceeded';
+  if (type === 'not_found' && param === 'model') return 'model_not_found';
+  return type;
+}
+
+/** The same status as toErrorResponse, with OpenAI's error body, for the OpenAI-compatible API under /v1. */
+export function toOpenAiErrorResponse(
+  error: unknown,
+): Omit<ErrorResponse, 'body'> & { body: OpenAiErrorBody } {
+  const response = toErrorResponse(error);
+  const type =
+    response.status >= 500
+      ? 'server_error'
+      : response.status === 429
+        ? 'rate_limit_error'
+        : 'invalid_request_error';
+  const body: OpenAiErrorBody = {
+    error: {
+      message: response.body.error.message,
+      type,
+      param: response.body.error.param ?? null,
+      code: openAiCode(response.body),
+    },
+  };
+  return { ...response, body };
 }

@@ -18,7 +18,18 @@ function pooledRandom(): number {
 
 const ulid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = 'app' | 'src' | 'file' | 'conv' | 'msg' | 'key' | 'acct' | 'chunk' | 'job' | 'purge';
+/** `chatcmpl` names an OpenAI-compatible chat completion, which is never stored. */
+export type IdPrefix =
+  | 'app'
+  | 'src'
+  | 'file'
+  | 'conv'
+  | 'msg'
+  | 'key'
+  | 'acct'
+  | 'job'
+  | 'purge'
+  | 'chatcmpl';
 
 /** A type prefix and a time-sortable random part, so ids sort by creation time. */
 export function newId(prefix: IdPrefix): string {

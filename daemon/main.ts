@@ -14,12 +14,13 @@ import {
   resolveDaemonConfig,
   updateConfigFile,
 } from './config.ts';
-import { invalidRequest, toErrorResponse } from './errors.ts';
+import { invalidRequest, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
 import { missingLanguagePacks } from './ingest/extract/language-packs.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
+import { isOpenAiPath } from './routes/openai.ts';
 import { filesDirectory } from './services/files.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createIngestion, type Ingestion } from './services/ingestion.ts';
@@ -92,7 +93,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 'the request URL and headers are too large: they must fit in 16 KiB'
       : 'the request is not valid HTTP/1.1';
-  const { status, body } = toErrorResponse(invalidRequest(message));
+  // The request line, when the parser got that far, tells whether an OpenAI client is waiting for the answer.
+  const requestLine = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 512).toString('latin1') ?? '';
+  const path = /^[A-Z]+ ([^\s?]+)/.exec(requestLine)?.[1] ?? '';
+  const refusal = invalidRequest(message);
+  const { status, body } = isOpenAiPath(path) ? toOpenAiErrorResponse(refusal) : toErrorResponse(refusal);
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +

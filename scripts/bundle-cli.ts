@@ -22,6 +22,7 @@ const BUNDLED = new Set(
     'daemon.ts',
     'files.ts',
     'keys.ts',
+    'mcp.ts',
     'quickstart.ts',
     'search.ts',
     'sources.ts',

@@ -8,12 +8,19 @@ export interface EventStream {
   end(): void;
 }
 
+/** OpenAI's framing: `data:` lines without event names, closed by `data: [DONE]`. */
+export interface DataStream {
+  send(data: unknown): void;
+  /** Sends `data: [DONE]`, which tells OpenAI clients the stream ended normally. */
+  done(): void;
+  end(): void;
+}
+
 /**
- * Takes over the response as `text/event-stream`. Event names are fixed strings and data is one line of
- * JSON, so no field can smuggle a line break into the framing. A `: ping` comment keeps idle proxies from
- * closing the connection while a slow model thinks.
+ * Takes over the response as `text/event-stream`. A `: ping` comment keeps idle proxies from closing the
+ * connection while a slow model thinks; `write` does nothing once the stream ended.
  */
-export function openEventStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS): EventStream {
+function startStream(ctx: Context, pingIntervalMs: number) {
   ctx.respond = false;
   const response = ctx.res;
   response.writeHead(200, {
@@ -26,9 +33,8 @@ export function openEventStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS)
   const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);
   let ended = false;
   return {
-    send(event, data) {
-      if (ended) return;
-      response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    write(text: string) {
+      if (!ended) response.write(text);
     },
     end() {
       if (ended) return;
@@ -36,5 +42,27 @@ export function openEventStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS)
       clearInterval(ping);
       response.end();
     },
+  };
+}
+
+/**
+ * The contract's event stream. Event names are fixed strings and data is one line of JSON, so no field can
+ * smuggle a line break into the framing.
+ */
+export function openEventStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS): EventStream {
+  const stream = startStream(ctx, pingIntervalMs);
+  return {
+    send: (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    end: stream.end,
+  };
+}
+
+/** The OpenAI-compatible API's stream: one line of JSON per `data:` field, as for the contract's events. */
+export function openDataStream(ctx: Context, pingIntervalMs = PING_INTERVAL_MS): DataStream {
+  const stream = startStream(ctx, pingIntervalMs);
+  return {
+    send: (data) => stream.write(`data: ${JSON.stringify(data)}\n\n`),
+    done: () => stream.write('data: [DONE]\n\n'),
+    end: stream.end,
   };
 }

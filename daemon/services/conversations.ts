@@ -12,7 +12,7 @@ import { type Clock, timestamp } from '../clock.ts';
 import { CkbError, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { countTokens } from '../respond/tokens.ts';
-import { type ContextPassage, type HistoryMessage, type Responder, UpstreamError } from '../respond/types.ts';
+import { type HistoryMessage, type Responder, UpstreamError } from '../respond/types.ts';
 import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type {
@@ -21,39 +21,14 @@ import type {
   ConversationRecord,
   MessageRecord,
 } from '../store/records.ts';
+import { replySources, retrieveContext } from './answer-context.ts';
 import { findApplication } from './applications.ts';
-import { searchApplication } from './search.ts';
-
-/** How many passages a turn gives the model as context. */
-const CONTEXT_PASSAGES = 6;
 
 export type TurnEvent = { type: 'delta'; delta: string } | { type: 'done'; reply: Reply };
 
 function toMessage(record: MessageRecord): Message {
   const { id, role, content, sources, prompt_tokens, completion_tokens, created_at } = record;
   return { id, role, content, sources, prompt_tokens, completion_tokens, created_at };
-}
-
-/** Replies cite each (source, page) once, best first. */
-function replySources(passages: ContextPassage[], used: number[]): ReplySource[] {
-  const byNumber = new Map(passages.map((passage) => [passage.number, passage]));
-  const seen = new Set<string>();
-  const sources: ReplySource[] = [];
-  for (const passage of used.map((number) => byNumber.get(number))) {
-    if (!passage) continue;
-    const key = `${passage.sourceId}#${passage.page}#${passage.url ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const source: ReplySource = {
-      source: passage.sourceName,
-      page: passage.page,
-      score: passage.score,
-      source_id: passage.sourceId,
-    };
-    if (passage.url) source.url = passage.url;
-    sources.push(source);
-  }
-  return sources.sort((a, b) => b.score - a.score);
 }
 
 export type ConversationService = ReturnType<typeof createConversationService>;
@@ -108,26 +83,6 @@ export function createConversationService(deps: {
     };
   }
 
-  async function retrieve(
-    application: ApplicationRecord,
-    query: string,
-    signal: AbortSignal,
-  ): Promise<ContextPassage[]> {
-    const passages = await searchApplication(
-      { store, retriever },
-      { applicationId: application.id, query, limit: CONTEXT_PASSAGES, signal },
-    );
-    return passages.map((passage, index) => ({
-      number: index + 1,
-      sourceName: passage.sourceName,
-      sourceId: passage.sourceId,
-      page: passage.page,
-      text: passage.text,
-      score: passage.score,
-      ...(passage.url ? { url: passage.url } : {}),
-    }));
-  }
-
   /** Both messages of a turn and the conversation's totals in one transaction (store/conversations.ts). */
   async function commitTurn(
     account: AccountRecord,
@@ -169,7 +124,10 @@ export function createConversationService(deps: {
     const history: HistoryMessage[] = conversation
       ? (await store.conversations.messages(conversation.id)).map(({ role, content }) => ({ role, content }))
       : [];
-    const passages = await retrieve(application, retrievalQuery(history, body.message), signal);
+    const passages = await retrieveContext(
+      { store, retriever },
+      { applicationId: application.id, query: retrievalQuery(history, body.message), signal },
+    );
     const request = {
       model: application.model,
       systemMessage: application.system_message,

@@ -6,6 +6,7 @@ import type { Responder } from '../respond/types.ts';
 import { createRetriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import { createApplicationService } from './applications.ts';
+import { createChatCompletionService } from './chat-completions.ts';
 import { createConversationService } from './conversations.ts';
 import { createFileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
@@ -39,13 +40,15 @@ export async function createServices(deps: ServiceDependencies) {
     uploadLimitBytes: config.limits.upload_bytes,
   });
   const retriever = createRetriever({ chunkIndex: store.chunks, embedder });
+  const applications = createApplicationService({ store, clock, ingestion });
   return {
     keys,
-    applications: createApplicationService({ store, clock, ingestion }),
+    applications,
     sources: createSourceService({ store, clock, files, ingestion, quota }),
     files,
     conversations: createConversationService({ store, clock, retriever, responder }),
     search: createSearchService({ store, retriever }),
+    chatCompletions: createChatCompletionService({ store, clock, retriever, responder, applications }),
     ingestion,
   };
 }

@@ -107,11 +107,16 @@ export function createSourceService(deps: {
 
   async function list(
     account: AccountRecord,
-    filter: { applicationId?: string | undefined; status?: EmbedStatus | undefined },
+    filter: {
+      applicationId?: string | undefined;
+      status?: EmbedStatus | undefined;
+      /** The request's field that named the application, if it came in one (not in the path). */
+      param?: string;
+    },
     query: ListQuery,
   ): Promise<Source[]> {
     if (filter.applicationId !== undefined)
-      await findApplication(store, account, filter.applicationId, 'application_id');
+      await findApplication(store, account, filter.applicationId, filter.param);
     return (await store.sources.list(account.id, filter, query)).map(toSource);
   }
 
@@ -126,7 +131,8 @@ export function createSourceService(deps: {
       account: AccountRecord,
       query: ListQuery & { application_id?: string | undefined; status?: EmbedStatus | undefined },
     ): Promise<Source[]> {
-      return list(account, { applicationId: query.application_id, status: query.status }, query);
+      const filter = { applicationId: query.application_id, status: query.status, param: 'application_id' };
+      return list(account, filter, query);
     },
 
     listForApplication(account: AccountRecord, applicationId: string, query: ListQuery): Promise<Source[]> {

@@ -4,6 +4,8 @@ import { Deleted, Health, ListQuery } from './common.ts';
 import { Conversation, CreateConversationBody, Reply, UpdateConversationBody } from './conversations.ts';
 import { FileObject, PresignedUpload, PresignQuery, UploadQuery } from './files.ts';
 import { ApiKey, CreatedKey, CreateKeyBody } from './keys.ts';
+import { McpMessage } from './mcp.ts';
+import { ChatCompletion, ChatCompletionBody, Model, ModelList } from './openai.ts';
 import { SearchBody, SearchResult } from './search.ts';
 import {
   ClearedSources,
@@ -37,6 +39,13 @@ export interface Endpoint {
   rawBody?: true;
   /** The response may be a text/event-stream of `chunk`, `done` and `error` events. */
   streams?: true;
+  /** What the event stream carries, when it is not the contract's events. */
+  streamDescription?: string;
+  /**
+   * Errors in OpenAI's shape rather than the contract's (the OpenAI-compatible API), or, for MCP, the
+   * protocol's JSON-RPC errors besides the contract's.
+   */
+  errorShape?: 'openai' | 'json-rpc';
 }
 
 /** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
@@ -354,5 +363,61 @@ export const ENDPOINTS: readonly Endpoint[] = [
     auth: 'admin',
     status: 200,
     response: Deleted,
+  },
+
+  {
+    method: 'post',
+    path: '/mcp',
+    operationId: 'postMcpMessage',
+    errors: [400],
+    summary:
+      "The Model Context Protocol over Streamable HTTP (stateless): the same tools as `ckb mcp`, for the key's account",
+    auth: 'key',
+    status: 200,
+    body: McpMessage,
+    response: McpMessage,
+    streams: true,
+    streamDescription:
+      'JSON-RPC messages of the Model Context Protocol, as its Streamable HTTP transport sends them',
+    errorShape: 'json-rpc',
+  },
+
+  {
+    method: 'get',
+    path: '/v1/models',
+    operationId: 'listModels',
+    errors: [],
+    summary: "OpenAI-compatible: the account's applications as models (id = application id)",
+    auth: 'key',
+    status: 200,
+    response: ModelList,
+    errorShape: 'openai',
+  },
+  {
+    method: 'get',
+    path: '/v1/models/{id}',
+    operationId: 'getModel',
+    errors: [404],
+    summary: 'OpenAI-compatible: one application as a model',
+    auth: 'key',
+    status: 200,
+    response: Model,
+    errorShape: 'openai',
+  },
+  {
+    method: 'post',
+    path: '/v1/chat/completions',
+    operationId: 'createChatCompletion',
+    errors: [400, 404, 413, 502],
+    summary:
+      'OpenAI-compatible: answer the messages from the sources of the application named by `model`; nothing is stored',
+    auth: 'key',
+    status: 200,
+    body: ChatCompletionBody,
+    response: ChatCompletion,
+    streams: true,
+    streamDescription:
+      '`data:` lines of chat.completion.chunk objects (the last with `usage` when `stream_options.include_usage`), then `data: [DONE]`; on failure a `data:` line with an OpenAI error object',
+    errorShape: 'openai',
   },
 ];

@@ -6,5 +6,7 @@ export * from './error-status.ts';
 export * from './errors.ts';
 export * from './files.ts';
 export * from './keys.ts';
+export * from './mcp.ts';
+export * from './openai.ts';
 export * from './search.ts';
 export * from './sources.ts';

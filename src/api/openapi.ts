@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from './endpoints.ts';
 import { STATUS_BY_TYPE } from './error-status.ts';
 import { ERROR_TYPES, ErrorBody, type ErrorType } from './errors.ts';
+import { JsonRpcErrorBody } from './mcp.ts';
+import { OpenAiErrorBody } from './openai.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -50,21 +52,32 @@ function responses(endpoint: Endpoint): JsonObject {
     content['text/event-stream'] = {
       schema: {
         type: 'string',
-        description: 'events `chunk` {delta}, then `done` (the reply object) or `error`',
+        description:
+          endpoint.streamDescription ?? 'events `chunk` {delta}, then `done` (the reply object) or `error`',
       },
     };
   }
   const errors = Object.fromEntries(
-    errorStatuses(endpoint).map((status) => [String(status), errorResponse(status)]),
+    errorStatuses(endpoint).map((status) => [String(status), errorResponse(endpoint, status)]),
   );
   return {
     [String(endpoint.status)]: { description: endpoint.summary, content },
     ...errors,
-    default: { description: 'internal_error: a fault of the daemon', content: errorContent },
+    default: { description: 'internal_error: a fault of the daemon', content: errorContent(endpoint) },
   };
 }
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+/** The contract's error body, by reference; OpenAI's shape under /v1; JSON-RPC's beside it for MCP. */
+function errorContent(endpoint: Endpoint): JsonObject {
+  const contract = { $ref: '#/components/schemas/Error' };
+  const shape =
+    endpoint.errorShape === 'openai'
+      ? schema(OpenAiErrorBody, 'output')
+      : endpoint.errorShape === 'json-rpc'
+        ? { anyOf: [contract, schema(JsonRpcErrorBody, 'output')] }
+        : contract;
+  return { 'application/json': { schema: shape } };
+}
 
 /**
  * The endpoint's own statuses, those of its authentication, and 503 wherever the database is read (it may be
@@ -80,9 +93,9 @@ function errorStatuses(endpoint: Endpoint): number[] {
   return [...new Set([...endpoint.errors, ...byAuth])].sort((left, right) => left - right);
 }
 
-function errorResponse(status: number): JsonObject {
+function errorResponse(endpoint: Endpoint, status: number): JsonObject {
   const types = ERROR_TYPES.filter((type: ErrorType) => STATUS_BY_TYPE[type] === status);
-  const response: JsonObject = { description: types.join(', '), content: errorContent };
+  const response: JsonObject = { description: types.join(', '), content: errorContent(endpoint) };
   if (status === 429) {
     response['headers'] = {
       'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },

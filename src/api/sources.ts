@@ -35,10 +35,10 @@ export const CreateSourceBody = z.discriminatedUnion(
     z.object({
       ...SourceBase,
       type: z.literal('file'),
-      content: z.union([
-        z.string().regex(/^file_[0-9A-Z]{26}$/, 'content must be a file id or an http(s) URL'),
-        HttpUrl,
-      ]),
+      content: z.union(
+        [z.string().regex(/^file_[0-9A-Z]{26}$/, 'content must be a file id or an http(s) URL'), HttpUrl],
+        { error: () => 'content must be a file id (file_…) or an http(s) URL' },
+      ),
     }),
     z.object({ ...SourceBase, type: z.literal('url'), content: HttpUrl }),
     z.object({ ...SourceBase, type: z.literal('urls'), content: z.array(HttpUrl).min(1).max(1000) }),

@@ -6,6 +6,7 @@ import { registerDaemon } from './daemon.ts';
 import { errorLine } from './exit.ts';
 import { registerFiles } from './files.ts';
 import { registerKeys } from './keys.ts';
+import { registerMcp } from './mcp.ts';
 import { examples } from './options.ts';
 import { registerQuickstart } from './quickstart.ts';
 import { registerSearch } from './search.ts';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerChat(program);
   registerConversations(program);
   registerKeys(program);
+  registerMcp(program);
   registerQuickstart(program);
   program
     .command('completion')

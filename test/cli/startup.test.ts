@@ -25,6 +25,7 @@ const HEAVY = [
   '/ora/',
   '/@inquirer/',
   '/dist/daemon/',
+  '/@modelcontextprotocol/',
 ];
 
 /** The files `--help` may load: the entry, the exit codes, and the program bundled with commander. */
@@ -59,9 +60,24 @@ describe('start-up', () => {
     expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([]);
   });
 
+  it('`ckb mcp --help` loads none of the heavy modules', async () => {
+    const loaded = await modulesLoadedBy(['mcp', '--help']);
+    for (const heavy of HEAVY) expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+  });
+
   it('an API command loads the client but never LanceDB, Koa, openai or the daemon', async () => {
     const loaded = await modulesLoadedBy(['app', 'list']);
     expect(loaded.some((url) => url.includes('/undici/'))).toBe(true);
+    for (const heavy of ['@lancedb', '/koa', '/openai/', '/dist/daemon/']) {
+      expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+    }
+  });
+
+  it('ckb mcp loads the MCP SDK and the client, never LanceDB, Koa or the daemon', async () => {
+    // Its stdin is closed at once, so the server starts, sees the end of its input and exits.
+    const loaded = await modulesLoadedBy(['mcp']);
+    expect(loaded.some((url) => url.includes('/@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/dist/src/mcp/tools.js'))).toBe(true);
     for (const heavy of ['@lancedb', '/koa', '/openai/', '/dist/daemon/']) {
       expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Endpoint } from '../../src/api/endpoints.ts';
 import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
-import { concretePath, expectContractError, GUARDED, type Response, snapshot } from './support.ts';
+import { concretePath, errorCode, expectContractError, GUARDED, type Response, snapshot } from './support.ts';
 
 let daemon: TestDaemon;
 /** Account A's resources, which every other credential probes. */
@@ -58,6 +58,7 @@ function idFor(endpoint: Endpoint): string {
   if (endpoint.path.startsWith('/applications/')) return owned.application;
   if (endpoint.path.startsWith('/sources/')) return owned.source;
   if (endpoint.path.startsWith('/conversations/')) return owned.conversation;
+  if (endpoint.path.startsWith('/v1/models/')) return owned.application;
   return owned.key;
 }
 
@@ -76,6 +77,16 @@ function validBody(endpoint: Endpoint): unknown {
     'post /conversations': { application_id: owned.application, message: 'Where is the vault code?' },
     'put /conversations/{id}': { title: 'taken over' },
     'post /admin/keys': { account: 'default', admin: true },
+    'post /v1/chat/completions': {
+      model: owned.application,
+      messages: [{ role: 'user', content: 'Where is the vault code?' }],
+    },
+    'post /mcp': {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search', arguments: { application_id: owned.application, query: 'vault code' } },
+    },
   };
   return bodies[`${endpoint.method} ${endpoint.path}`];
 }
@@ -92,6 +103,8 @@ async function callWithHeader(endpoint: Endpoint, header: string | undefined): P
   const response = await fetch(`${daemon.url}${requestPath(endpoint)}`, {
     method: endpoint.method.toUpperCase(),
     headers: {
+      // MCP's transport wants both; every other endpoint answers JSON either way.
+      accept: 'application/json, text/event-stream',
       ...(header === undefined ? {} : { authorization: header }),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
@@ -120,8 +133,10 @@ describe('every guarded endpoint refuses callers without a valid key', () => {
       for (const endpoint of GUARDED) {
         const response = await callWithHeader(endpoint, header());
         expect(response.status, `${label(endpoint)} with ${name}`).toBe(401);
-        expectContractError(response, `${label(endpoint)} with ${name}`);
-        expect(response.body.error.type).toBe('unauthorized');
+        expectContractError(response, `${label(endpoint)} with ${name}`, endpoint);
+        expect(errorCode(endpoint, response.body)).toBe(
+          endpoint.errorShape === 'openai' ? 'invalid_api_key' : 'unauthorized',
+        );
       }
       expect(await snapshot(daemon)).toEqual(before);
     });
@@ -147,10 +162,22 @@ describe("another account's keys see and change nothing of account A", () => {
         }
         if (
           endpoint.path.includes('{id}') ||
-          (endpoint.path === '/conversations' && endpoint.method === 'post')
+          (endpoint.path === '/conversations' && endpoint.method === 'post') ||
+          endpoint.path === '/v1/chat/completions'
         ) {
           expect(response.status, context).toBe(404);
-          expectContractError(response, context);
+          expectContractError(response, context, endpoint);
+        } else if (endpoint.path === '/mcp') {
+          // The tool answers, for the caller's account, that it has no such application.
+          expect(response.status, context).toBe(200);
+          expect(response.body.result, context).toMatchObject({ isError: true });
+        } else if (endpoint.path === '/v1/models') {
+          // The caller's own models only: at most the application it created itself above.
+          expect(response.status, context).toBe(200);
+          expect(response.body.object, context).toBe('list');
+          expect(response.body.data.map((model: { id: string }) => model.id)).not.toContain(
+            owned.application,
+          );
         } else if (endpoint.method === 'post' && endpoint.path === '/sources') {
           expect(response.status, context).toBe(404);
         } else if (endpoint.method === 'get' && endpoint.path !== '/files/presigned-url') {

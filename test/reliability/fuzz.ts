@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.ts';
-import { ErrorBody } from '../../src/api/errors.ts';
 import { type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { isPromisedError } from './support.ts';
 
 /** Ids that exist in the fuzzed daemon, by path prefix, so bodies reach validation behind a real lookup. */
 export interface KnownIds {
@@ -314,10 +314,15 @@ async function send(test: TestDaemon, request: FuzzRequest): Promise<{ status: n
   return { status: response.status, text: await response.text() };
 }
 
-function contractShaped(status: number, text: string): boolean {
+const ENDPOINT_BY_LABEL = new Map(
+  ENDPOINTS.map((endpoint) => [`${endpoint.method.toUpperCase()} ${endpoint.path}`, endpoint]),
+);
+
+/** An error in the shape its endpoint promises (the contract's, OpenAI's under /v1, JSON-RPC's too for MCP). */
+function contractShaped(status: number, text: string, label: string): boolean {
   if (status < 400) return true;
   try {
-    return ErrorBody.safeParse(JSON.parse(text)).success;
+    return isPromisedError(ENDPOINT_BY_LABEL.get(label), JSON.parse(text));
   } catch {
     return false;
   }
@@ -341,7 +346,7 @@ export async function runFuzz(
       }));
       outcome.requests += 1;
       outcome.byStatus[status] = (outcome.byStatus[status] ?? 0) + 1;
-      if (status === 0 || status >= 500 || !contractShaped(status, text)) {
+      if (status === 0 || status >= 500 || !contractShaped(status, text, request.endpoint)) {
         outcome.failures.push({
           request: `${request.method} ${request.path.slice(0, 200)} ${Buffer.from(request.body ?? [])
             .toString('utf8')

@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { expect } from 'vitest';
 import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.ts';
 import { ErrorBody } from '../../src/api/errors.ts';
+import { JsonRpcErrorBody } from '../../src/api/mcp.ts';
+import { OpenAiErrorBody } from '../../src/api/openai.ts';
 import type { TestDaemon } from '../support/daemon.ts';
 
 export type Response = { status: number; body: any; headers: Headers };
@@ -15,11 +17,25 @@ export function concretePath(endpoint: Endpoint, id: string): string {
   return endpoint.path.replace(/\{\w+\}/g, encodeURIComponent(id));
 }
 
-/** The contract's error body, and a status that the contract maps from its type. */
-export function expectContractError(response: Response, context: string): void {
-  const parsed = ErrorBody.safeParse(response.body);
+/**
+ * Whether a body is an error in the shape the endpoint promises: the contract's; OpenAI's under /v1; for MCP,
+ * the contract's or the protocol's JSON-RPC error.
+ */
+export function isPromisedError(endpoint: Endpoint | undefined, body: unknown): boolean {
+  if (endpoint?.errorShape === 'openai') return OpenAiErrorBody.safeParse(body).success;
+  if (endpoint?.errorShape === 'json-rpc' && JsonRpcErrorBody.safeParse(body).success) return true;
+  return ErrorBody.safeParse(body).success;
+}
+
+/** The contract's type of an error, or under /v1 the code OpenAI's shape carries in its place. */
+export function errorCode(endpoint: Endpoint, body: any): string {
+  return endpoint.errorShape === 'openai' ? body.error.code : body.error.type;
+}
+
+/** The error body the endpoint promises (the contract's unless it says otherwise), with a 4xx status. */
+export function expectContractError(response: Response, context: string, endpoint?: Endpoint): void {
   expect(
-    parsed.success,
+    isPromisedError(endpoint, response.body),
     `${context}: ${response.status} ${JSON.stringify(response.body)?.slice(0, 300)}`,
   ).toBe(true);
   expect(response.status, context).toBeGreaterThanOrEqual(400);

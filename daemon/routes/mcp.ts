@@ -1,0 +1,19 @@
+import Router from '@koa/router';
+import type { McpDependencies } from '../mcp.ts';
+import type { RouteOptions } from './options.ts';
+
+/**
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, behind the same keys as the rest of the API. The
+ * MCP SDK is loaded at the first request: a daemon nobody reaches over MCP never pays for it.
+ */
+export function mcpRoutes(deps: McpDependencies, options: RouteOptions): Router {
+  const router = new Router();
+  let mcp: Promise<typeof import('../mcp.ts')> | undefined;
+  router.post('/mcp', async (ctx) => {
+    const body = await options.readBody(ctx);
+    mcp ??= import('../mcp.ts');
+    const { handleMcpRequest } = await mcp;
+    await handleMcpRequest(ctx, body, deps);
+  });
+  return router;
+}

@@ -1,0 +1,47 @@
+import type { ReplySource } from '../../src/api/conversations.ts';
+import type { ContextPassage } from '../respond/types.ts';
+import type { Retriever } from '../retrieve/index.ts';
+import type { Store } from '../store/index.ts';
+import { searchApplication } from './search.ts';
+
+/** How many passages a reply gives the model as context. */
+export const CONTEXT_PASSAGES = 6;
+
+/** The passages a reply is answered from, numbered from 1 as the reply cites them: conversations and chat completions share it. */
+export async function retrieveContext(
+  deps: { store: Store; retriever: Retriever },
+  input: { applicationId: string; query: string; signal: AbortSignal },
+): Promise<ContextPassage[]> {
+  const passages = await searchApplication(deps, { ...input, limit: CONTEXT_PASSAGES });
+  return passages.map((passage, index) => ({
+    number: index + 1,
+    sourceName: passage.sourceName,
+    sourceId: passage.sourceId,
+    page: passage.page,
+    text: passage.text,
+    score: passage.score,
+    ...(passage.url ? { url: passage.url } : {}),
+  }));
+}
+
+/** Replies cite each (source, page) once, best first. */
+export function replySources(passages: ContextPassage[], used: number[]): ReplySource[] {
+  const byNumber = new Map(passages.map((passage) => [passage.number, passage]));
+  const seen = new Set<string>();
+  const sources: ReplySource[] = [];
+  for (const passage of used.map((number) => byNumber.get(number))) {
+    if (!passage) continue;
+    const key = `${passage.sourceId}#${passage.page}#${passage.url ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const source: ReplySource = {
+      source: passage.sourceName,
+      page: passage.page,
+      score: passage.score,
+      source_id: passage.sourceId,
+    };
+    if (passage.url) source.url = passage.url;
+    sources.push(source);
+  }
+  return sources.sort((a, b) => b.score - a.score);
+}
