@@ -12,6 +12,9 @@ const run = promisify(execFile);
 export interface PostgresCluster {
   /** A URL of the server's `postgres` database, as its superuser (trust authentication on loopback). */
   adminUrl: string;
+  /** Stops the server as an operator would (`pg_ctl stop -m fast`), keeping its data, until `resume`. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,18 +67,26 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     return run(file, argv, { cwd: directory });
   };
   await command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-  await command('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    join(directory, 'server.log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c max_connections=300`,
-    'start',
-  ]);
+  const start = () =>
+    command('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(directory, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c max_connections=300`,
+      'start',
+    ]);
+  await start();
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async pause() {
+      await command('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    async resume() {
+      await start();
+    },
     async stop() {
       await command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       await rm(directory, { recursive: true, force: true });
