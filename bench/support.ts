@@ -8,6 +8,7 @@ import { chunkContextText } from '../daemon/ingest/chunk.ts';
 import type { Chunk } from '../daemon/ingest/types.ts';
 import type { LiveSources } from '../daemon/retrieve/index.ts';
 import type { ChunkRecord } from '../daemon/store/chunk-index.ts';
+import { daemonEnvironment } from '../src/cli/daemon-environment.ts';
 
 export interface BenchServer {
   url: string;
@@ -19,13 +20,23 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts one of `bench/servers/*.ts` in its own process and reads the JSON line it prints. */
-export async function startServer(name: 'daemon' | 'koa-hello', home?: string): Promise<BenchServer> {
+/**
+ * Starts one of `bench/servers/*.ts` in its own process and reads the JSON line it prints; `root` runs another
+ * checkout's copy (bench/baseline.ts).
+ */
+export async function startServer(
+  name: 'daemon' | 'koa-hello',
+  home?: string,
+  root = resolve(import.meta.dirname, '..'),
+): Promise<BenchServer> {
   const directory = home ?? (await mkdtemp(join(tmpdir(), 'ckb-bench-')));
-  const script = resolve(import.meta.dirname, 'servers', `${name}.ts`);
+  const script = join(root, 'bench', 'servers', `${name}.ts`);
+  // As `ckb daemon start` runs it; the baseline's daemon as it ran then.
+  const own = root === resolve(import.meta.dirname, '..');
+  const env = { ...process.env, CKB_HOME: directory };
   const child = spawn(process.execPath, [script, directory], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CKB_HOME: directory },
+    env: own ? daemonEnvironment(env) : env,
   });
   const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
   const info = JSON.parse(line) as { url: string; apiKey?: string; pid: number };

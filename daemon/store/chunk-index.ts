@@ -44,8 +44,12 @@ export interface ChunkIndex {
   close(): Promise<void>;
 }
 
-/** Below this, a flat scan is exact and fast enough; above, an HNSW index keeps vector search within budget. */
-export const VECTOR_INDEX_MIN_ROWS = 50_000;
+/**
+ * Below this, a flat scan is exact and fast enough; above, an HNSW index keeps vector search within budget. A
+ * flat scan of 10,000 rows of 1,024 dimensions took 28 to 44 ms, the index 3.6 ms (built in 4.6 s).
+ */
+export const VECTOR_INDEX_MIN_ROWS = 8_000;
+const MAX_VECTOR_INDEX_SEGMENTS = 4;
 /** Readers may still hold a version for a moment; versions older than this are deleted when refreshing. */
 const KEEP_VERSIONS_FOR_MS = 60_000;
 /** Predicates per delete: each is a term of one filter expression. */
@@ -257,6 +261,8 @@ class LanceChunkIndex implements ChunkIndex {
       this.serialize(async () => {
         await this.refreshIndexes();
         this.versionsToClean = true;
+        // After a burst, not in one: building it holds the write lane for seconds.
+        if (!this.options.busy()) await this.ensureVectorIndex();
       }).catch((error: unknown) => {
         this.options.onRefreshError(error);
         this.scheduleRefresh(10_000);
@@ -275,12 +281,19 @@ class LanceChunkIndex implements ChunkIndex {
     this.lastRefreshMs = this.lastRefreshAt - started;
   }
 
+  /**
+   * Builds the vector index once the table is large enough, and again when refreshes have added too many
+   * segments to it: each refresh indexes the new rows as a segment of their own, and a search visits every
+   * segment (after a bulk ingestion of 20 batches, 16 segments took a search from 3.6 to 14 ms).
+   */
   private async ensureVectorIndex(): Promise<void> {
-    const indices = await this.table.listIndices();
-    if (indices.some((index) => index.columns.includes('vector'))) return;
+    const existing = (await this.table.listIndices()).find((index) => index.columns.includes('vector'));
+    const segments = existing ? ((await this.table.indexStats(existing.name))?.numIndices ?? 1) : 0;
+    if (existing && segments <= MAX_VECTOR_INDEX_SEGMENTS) return;
     const rows = await this.table.countRows();
     if (rows < VECTOR_INDEX_MIN_ROWS) return;
     await this.table.createIndex('vector', {
+      replace: true,
       config: Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(rows / 20_000)) }),
     });
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { createClient, DaemonUnreachableError, RequestAbortedError } from '../client/index.ts';
+import { daemonEnvironment } from './daemon-environment.ts';
 import { ExitError } from './exit.ts';
 
 const START_TIMEOUT_MS = 30_000;
@@ -66,7 +67,7 @@ export async function startDaemon(home: string, url: string): Promise<number> {
   const child = spawn(
     process.execPath,
     [cliEntry(), 'serve', '--home', home, '--host', hostname.replace(/^\[|\]$/g, ''), '--port', port || '80'],
-    { detached: true, stdio: ['ignore', output, output], env: process.env },
+    { detached: true, stdio: ['ignore', output, output], env: daemonEnvironment(process.env) },
   );
   let exitCode: number | null | undefined;
   child.once('exit', (code) => {

@@ -29,6 +29,12 @@ export function registerDaemon(program: Command): void {
     .option('--port <n>', 'port (default 7411; 0 picks a free one)', parsePort)
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .action(async (flags: ServeFlags, command: Command) => {
+      const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
+      const relaunched = await relaunchWithDaemonEnvironment();
+      if (relaunched !== undefined) {
+        process.exitCode = relaunched;
+        return;
+      }
       const { resolveHome } = await import('../config.ts');
       const { onInterrupt } = await import('./exit.ts');
       const { runDaemon } = await import('../../daemon/main.ts');
