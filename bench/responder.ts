@@ -19,7 +19,7 @@ import { wordCount } from '../daemon/respond/words.ts';
 import { createRetriever, type Retriever } from '../daemon/retrieve/index.ts';
 import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
-import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
+import { allLive, benchIndexOptions, benchRecords } from './support.ts';
 
 interface SquadQuestion {
   id: string;
@@ -150,7 +150,7 @@ async function buildIndex(directory: string): Promise<BenchIndex> {
   const home = mkdtempSync(join(tmpdir(), 'ckb-bench-responder-'));
   const connection = await connect(home);
   const embedder = await createEmbedder({ cacheDir: join(home, 'cache') });
-  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
+  const chunkIndex = await openChunkIndex(connection, embedder, benchIndexOptions(home));
   const files = readdirSync(directory)
     .filter((name) => name.endsWith('.md'))
     .sort();

@@ -7,7 +7,7 @@ import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
 import { loadQaSet } from './retrieval-data.ts';
-import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
+import { allLive, benchIndexOptions, benchRecords } from './support.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const CHUNKS_PER_SOURCE = 100;
@@ -64,7 +64,7 @@ async function measure(count: number, queries: string[]) {
   const records = syntheticChunks(count);
   const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-latency-'));
   const connection = await connect(directory);
-  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
+  const chunkIndex = await openChunkIndex(connection, embedder, benchIndexOptions(directory));
   let embedMilliseconds = 0;
   let bytes = 0;
   const buildStarted = performance.now();

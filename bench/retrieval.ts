@@ -12,7 +12,7 @@ import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/sto
 import { createLangChainPeer } from './peers/langchain.ts';
 import { createMiniSearchPeer } from './peers/minisearch.ts';
 import { loadQaSet, type QaSet, type RankedPassage, type Scores, score } from './retrieval-data.ts';
-import { allLive, BENCH_INDEX_OPTIONS, benchRecords } from './support.ts';
+import { allLive, benchIndexOptions, benchRecords } from './support.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const resultsFile = resolve(import.meta.dirname, 'results/retrieval.json');
@@ -47,7 +47,7 @@ interface BuiltIndex {
 async function buildIndex(set: QaSet, embedder: Embedder, targetTokens: number, overlapTokens: number) {
   const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-retrieval-'));
   const connection = await connect(directory);
-  const chunkIndex = await openChunkIndex(connection, embedder, BENCH_INDEX_OPTIONS);
+  const chunkIndex = await openChunkIndex(connection, embedder, benchIndexOptions(directory));
   const records: ChunkRecord[] = [];
   for (const [documentId, text] of set.documents) {
     for (const chunk of chunkDocument({ pages: [{ page: 1, text }] }, { targetTokens, overlapTokens })) {

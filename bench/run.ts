@@ -15,10 +15,45 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   conversations: async () => (await import('./conversations.ts')).run(),
   ocr: async () => (await import('./ocr.ts')).run(),
   integrations: async () => (await import('./integrations.ts')).run(),
+  storage: async () => (await import('./storage.ts')).run(),
 };
 
+/** Issue 14's figures for one database (the storage benchmark measures SQLite and PostgreSQL alike). */
+function storageHeadlines(database: 'sqlite' | 'postgres'): Headline[] {
+  const at = (path: string) => `storage.${database}.${path}`;
+  return [
+    [
+      `${database}: peak RSS, 20,000 sources (MiB)`,
+      at('rss_mib.peak_while_ingesting'),
+      '<= 800',
+      (v) => v <= 800,
+    ],
+    [
+      `${database}: idle RSS after a restart (MiB)`,
+      at('rss_mib.idle_after_restart'),
+      '<= 300',
+      (v) => v <= 300,
+    ],
+    [`${database}: RSS added by 500 turns (MiB)`, at('rss_mib.turns_added'), '<= 60', (v) => v <= 60],
+    [`${database}: search p50, 20,000 / 1 source`, at('search_ms.p50_ratio'), '<= 3', (v) => v <= 3],
+    [
+      `${database}: search p95, 20,000 sources (ms)`,
+      at('search_ms.all_sources.p95'),
+      '<= 40',
+      (v) => v <= 40,
+    ],
+    [
+      `${database}: offline turn p50, 20,000 sources (ms)`,
+      at('offline_turn_ms.p50'),
+      '<= 30',
+      (v) => v <= 30,
+    ],
+  ];
+}
+
 /** Headline figures: where they are in the results, and the target they answer to. */
-const HEADLINES: [label: string, path: string, target: string, pass?: (value: number) => boolean][] = [
+type Headline = [label: string, path: string, target: string, pass?: (value: number) => boolean];
+const HEADLINES: Headline[] = [
   ['ckb --help / bare node', 'cli.help_over_bare', '<= 1.5', (v) => v <= 1.5],
   ['API throughput / Koa hello-world', 'api.throughput_ratio', '>= 0.5', (v) => v >= 0.5],
   ['API p99 (ms)', 'api.ckb_get_application.p99_ms', '< 20', (v) => v < 20],
@@ -54,6 +89,15 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
     'integrations.offline_answer.chat_completions_over_conversations_p50',
     '(none)',
   ],
+  ...storageHeadlines('sqlite'),
+  ['sqlite: fsyncs for 50 acknowledged creates', 'storage.sqlite.durability.syncs', '>= 50', (v) => v >= 50],
+  ...storageHeadlines('postgres'),
+  [
+    `before the SQL store: peak RSS, 20,000 sources (MiB)`,
+    'storage.baseline.rss_mib.peak_while_ingesting',
+    '(none)',
+  ],
+  ['before the SQL store: search p50, 20,000 / 1 source', 'storage.baseline.search_ms.p50_ratio', '(none)'],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */

@@ -214,7 +214,7 @@ async function measure(target: Target) {
 
 export async function run(): Promise<Record<string, unknown>> {
   const targets: Target[] = [
-    { name: `before (${BASELINE_COMMIT})`, root: await baselineRoot() },
+    { name: 'baseline', root: await baselineRoot() },
     { name: 'sqlite', root: resolve(import.meta.dirname, '..') },
   ];
   const cluster = await startPostgresCluster().catch((error: unknown) => {
@@ -237,6 +237,7 @@ export async function run(): Promise<Record<string, unknown>> {
     await cluster?.stop();
   }
   return {
+    baseline_commit: BASELINE_COMMIT,
     ...results,
     targets: {
       peak_rss_mib: '<= 800',

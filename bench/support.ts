@@ -134,4 +134,7 @@ export function allLive(allowed?: (sourceId: string) => boolean): LiveSources {
     new Map(ids.filter((id) => allowed?.(id) ?? true).map((id) => [id, { name: id, generation: 1 }]));
 }
 
-export const BENCH_INDEX_OPTIONS = { busy: () => false, onRefreshError: () => {} };
+/** A benchmark's own chunk index in `directory`, with no ingestion beside it. */
+export function benchIndexOptions(directory: string) {
+  return { directory, busy: () => false, onRefreshError: () => {} };
+}

@@ -211,7 +211,8 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     // Before the port answers: a CLI that started this daemon reads the key as soon as it does, and it once
     // read config.json in the moment between the two.
     if (adminKey) await updateConfigFile(config.home, { api_key: adminKey });
-    await opened.purges.run();
+    // Every purge, due or not: no attempt of this daemon runs yet, and those of a killed one cannot write.
+    await opened.purges.run({ all: true });
     const resumed = await ingestion.resume();
 
     let url = '';

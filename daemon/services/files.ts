@@ -15,6 +15,7 @@ import type { ListQuery } from '../../src/api/common.ts';
 import type { FileObject, PresignedUpload } from '../../src/api/files.ts';
 import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../../src/api/files.ts';
 import { type Clock, timestamp } from '../clock.ts';
+import { syncDirectory } from '../durable.ts';
 import { CkbError, forbidden, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/index.ts';
@@ -192,8 +193,10 @@ export async function createFileService(deps: {
       },
     });
     try {
-      await pipeline(request.body, meter, createWriteStream(temporary, { mode: 0o600 }));
+      // Durable before it is acknowledged: the bytes (flush fsyncs before closing), then their name.
+      await pipeline(request.body, meter, createWriteStream(temporary, { mode: 0o600, flush: true }));
       await rename(temporary, path);
+      await syncDirectory(filesDir);
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;

@@ -245,6 +245,7 @@ export function createIngestion(deps: {
             searchText: chunkContextText(chunk),
           })),
           vectors: prepared.vectors,
+          signal,
         });
       } finally {
         rowsAwaitingCommit.release(prepared.chunks.length);

@@ -56,7 +56,14 @@ export function createApplicationStore(database: Database) {
         if (Number(deleted.numDeletedRows) !== 1) return false;
         await trx
           .insertInto('chunk_purges')
-          .values({ id: newId('purge'), application_id: id, source_id: null, created_at: at })
+          .values({
+            id: newId('purge'),
+            application_id: id,
+            source_id: null,
+            passes: 0,
+            run_after: 0,
+            created_at: at,
+          })
           .execute();
         return true;
       });

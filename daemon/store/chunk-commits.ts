@@ -6,6 +6,8 @@ export interface FinishedAttempt {
   completion: Completion;
   records: ChunkRecord[];
   vectors: Float32Array[];
+  /** Aborted when the attempt lost its job (its source deleted): its chunks are then not added at all. */
+  signal: AbortSignal;
 }
 
 interface Waiting {
@@ -46,12 +48,17 @@ export function createChunkCommits(deps: { chunkIndex: ChunkIndex; jobs: JobStor
     return taken;
   }
 
-  async function commitGroup(group: Waiting[]): Promise<void> {
+  async function commitGroup(all: Waiting[]): Promise<void> {
+    for (const item of all) if (item.attempt.signal.aborted) item.resolve(false);
+    const group = all.filter((item) => !item.attempt.signal.aborted);
+    if (group.length === 0) return;
     const attempts = group.map((item) => item.attempt);
     await chunkIndex.add(
       attempts.flatMap((attempt) => attempt.records),
       attempts.flatMap((attempt) => attempt.vectors),
     );
+    // LanceDB does not fsync: the chunks reach the disk before the durable row that makes them live.
+    await chunkIndex.makeDurable();
     const completed = await jobs.complete(
       attempts.map((attempt) => attempt.completion),
       now(),

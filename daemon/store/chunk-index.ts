@@ -1,5 +1,6 @@
 import { type Connection, Index, type Table } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
+import { syncFileSystem } from '../durable.ts';
 import { type ChunkRecord, chunkRows, chunkSchema } from './chunk-rows.ts';
 import { decideRefresh } from './refresh-policy.ts';
 
@@ -39,6 +40,8 @@ export interface ChunkIndex {
   list(sourceId: string, generation: number): Promise<StoredChunk[]>;
   fullTextSearch(query: string, applicationId: string, limit: number): Promise<ChunkHit[]>;
   vectorSearch(vector: Float32Array, applicationId: string, limit: number): Promise<ChunkHit[]>;
+  /** Resolves once every committed chunk is on disk, not only in the operating system's cache. */
+  makeDurable(): Promise<void>;
   /** Index upkeep that may take long: the vector index once the table is large, old versions removed. */
   maintain(): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +64,8 @@ export function chunkTableName(embedderId: string): string {
 }
 
 export interface ChunkIndexOptions {
+  /** The directory LanceDB writes to, whose file system is synced after commits. */
+  directory: string;
   /** Whether more chunks are on their way: an index refresh waits for the end of a burst. */
   busy: () => boolean;
   onRefreshError: (error: unknown) => void;
@@ -210,6 +215,10 @@ class LanceChunkIndex implements ChunkIndex {
       .limit(limit)
       .toArray();
     return rows.map((row) => toHit(row, 1 - Number(row._distance)));
+  }
+
+  makeDurable(): Promise<void> {
+    return syncFileSystem(this.options.directory);
   }
 
   maintain(): Promise<void> {

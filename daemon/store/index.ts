@@ -51,6 +51,7 @@ export async function openStore(options: StoreOptions) {
     });
     const droppedTables = await dropOtherChunkTables(connection, chunkTableName(options.embedder.id));
     chunkIndex = await openChunkIndex(connection, options.embedder, {
+      directory: options.chunksDir,
       busy: options.ingesting,
       onRefreshError: (error) => options.onBackgroundError('index refresh', error),
     });

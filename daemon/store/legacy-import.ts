@@ -262,6 +262,8 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       id: newId('purge'),
       application_id: target.application_id ?? null,
       source_id: target.source_id ?? null,
+      passes: 0,
+      run_after: 0,
       created_at: now,
     });
   for (const account of tables.accounts.values())

@@ -162,6 +162,8 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .addColumn('id', id, (column) => column.primaryKey())
           .addColumn('application_id', 'text')
           .addColumn('source_id', 'text')
+          .addColumn('passes', 'integer', (column) => column.notNull())
+          .addColumn('run_after', 'bigint', (column) => column.notNull())
           .addColumn('created_at', 'text', (column) => column.notNull())
           .execute();
         await db.schema

@@ -138,6 +138,10 @@ export interface ChunkPurgeTable {
   id: string;
   application_id: string | null;
   source_id: string | null;
+  /** Passes made so far; the second is the last (store/purges.ts). */
+  passes: number;
+  /** Not run again before this time. */
+  run_after: number;
   created_at: string;
 }
 

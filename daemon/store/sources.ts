@@ -85,7 +85,14 @@ export function createSourceStore(database: Database) {
       await trx
         .insertInto('chunk_purges')
         .values(
-          slice.map((id) => ({ id: newId('purge'), application_id: null, source_id: id, created_at: at })),
+          slice.map((id) => ({
+            id: newId('purge'),
+            application_id: null,
+            source_id: id,
+            passes: 0,
+            run_after: 0,
+            created_at: at,
+          })),
         )
         .execute();
     }

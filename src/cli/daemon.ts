@@ -4,6 +4,7 @@ import { globalOptions } from './options.ts';
 interface ServeFlags {
   port?: number;
   host?: string;
+  databaseUrl?: string;
 }
 
 function parsePort(value: string): number {
@@ -28,6 +29,10 @@ export function registerDaemon(program: Command): void {
     .description('Run the daemon in the foreground; prints the URL it listens on')
     .option('--port <n>', 'port (default 7411; 0 picks a free one)', parsePort)
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+    .option(
+      '--database-url <url>',
+      'PostgreSQL for the metadata, postgres://user:password@host:port/database (env CKB_DATABASE_URL; default SQLite in the home)',
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
       const relaunched = await relaunchWithDaemonEnvironment();
@@ -44,6 +49,7 @@ export function registerDaemon(program: Command): void {
         home: resolveHome(globalOptions(command), process.env),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
+        ...(flags.databaseUrl === undefined ? {} : { databaseUrl: flags.databaseUrl }),
       });
       process.stdout.write(`${running.url}\n`);
     });

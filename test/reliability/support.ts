@@ -6,6 +6,7 @@ import { ErrorBody } from '../../src/api/errors.ts';
 import { JsonRpcErrorBody } from '../../src/api/mcp.ts';
 import { OpenAiErrorBody } from '../../src/api/openai.ts';
 import type { TestDaemon } from '../support/daemon.ts';
+import { testDatabaseKind } from '../support/home.ts';
 
 export type Response = { status: number; body: any; headers: Headers };
 
@@ -80,7 +81,13 @@ export async function recordFigures(section: string, figures: Record<string, unk
   try {
     current = JSON.parse(await readFile(RESULTS, 'utf8')) as Record<string, unknown>;
   } catch {}
-  current[section] = { ...figures, measured_at: new Date().toISOString() };
+  // Each database's run keeps its own figures: the same suite runs on SQLite and on PostgreSQL.
+  const database = testDatabaseKind();
+  current[database === 'sqlite' ? section : `${section}_${database}`] = {
+    ...figures,
+    database,
+    measured_at: new Date().toISOString(),
+  };
   current['machine'] = {
     node: process.version,
     platform: process.platform,

@@ -49,7 +49,11 @@ describe('createRetriever', () => {
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ckb-retrieve-'));
     connection = await connect(directory);
-    chunkIndex = await openChunkIndex(connection, embedder, { busy: () => false, onRefreshError: () => {} });
+    chunkIndex = await openChunkIndex(connection, embedder, {
+      directory,
+      busy: () => false,
+      onRefreshError: () => {},
+    });
     const documents = {
       src_space:
         '# Apollo\n\nThe Apollo program was funded by NASA and landed astronauts on the Moon in 1969.',

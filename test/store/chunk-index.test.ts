@@ -13,7 +13,6 @@ import {
 } from '../../daemon/store/chunk-index.ts';
 
 const embedder = createHashedEmbedder();
-const options = { busy: () => false, onRefreshError: () => {} };
 
 function record(
   sourceId: string,
@@ -43,11 +42,12 @@ describe('chunk index', () => {
   let directory: string;
   let connection: Connection;
   let chunkIndex: ChunkIndex;
+  const options = () => ({ directory, busy: () => false, onRefreshError: () => {} });
 
   beforeEach(async () => {
     directory = mkdtempSync(join(tmpdir(), 'ckb-chunks-'));
     connection = await connect(directory);
-    chunkIndex = await openChunkIndex(connection, embedder, options);
+    chunkIndex = await openChunkIndex(connection, embedder, options());
   });
 
   afterEach(async () => {
@@ -62,7 +62,7 @@ describe('chunk index', () => {
     const indexed = (await table.listIndices()).flatMap((index) => index.columns);
     expect(indexed).toEqual(expect.arrayContaining(['applicationId', 'sourceId', 'searchText']));
     table.close();
-    const other = await openChunkIndex(connection, createHashedEmbedder({ dimensions: 64 }), options);
+    const other = await openChunkIndex(connection, createHashedEmbedder({ dimensions: 64 }), options());
     expect((await connection.tableNames()).sort()).toEqual(
       [chunkTableName(embedder.id), chunkTableName('offline-hash-64-v1')].sort(),
     );
@@ -167,7 +167,7 @@ describe('chunk index', () => {
 
   it('reopens an existing table with its rows', async () => {
     await addAll(chunkIndex, [record('src_a', 0, 'persisted text')]);
-    const reopened = await openChunkIndex(connection, embedder, options);
+    const reopened = await openChunkIndex(connection, embedder, options());
     expect(await reopened.list('src_a', 1)).toHaveLength(1);
     await reopened.close();
   });
@@ -202,7 +202,7 @@ describe('chunk index', () => {
       },
     ]);
     table.close();
-    const reopened = await openChunkIndex(connection, { id: 'old-embedder', dimensions: 4 }, options);
+    const reopened = await openChunkIndex(connection, { id: 'old-embedder', dimensions: 4 }, options());
     expect(await reopened.list('src_old', 0)).toEqual([
       { index: 0, page: 2, text: 'an old chunk about lighthouses', headings: [] },
     ]);
