@@ -28,6 +28,23 @@ export const notFound = (kind: string, id: string, param?: string) =>
 export const unauthorized = (message: string) => new CkbError('unauthorized', message);
 export const forbidden = (message: string) => new CkbError('forbidden', message);
 export const conflict = (message: string) => new CkbError('conflict', message);
+export const diskFull = (cause: unknown) =>
+  new CkbError(
+    'insufficient_storage',
+    "the daemon's disk is full; nothing was changed: free some space and try again",
+    {
+      cause,
+    },
+  );
+
+/** The operating system's "no space left on device", as Node reports it (LanceDB's errors only say it). */
+export function isDiskFullError(error: unknown): boolean {
+  return (
+    (error as NodeJS.ErrnoException | undefined)?.code === 'ENOSPC' ||
+    (error instanceof Error && /no space left on device/i.test(error.message))
+  );
+}
+
 export const upstreamError = (message: string, cause?: unknown) =>
   new CkbError('upstream_error', message, { cause });
 

@@ -16,7 +16,7 @@ import type { FileObject, PresignedUpload } from '../../src/api/files.ts';
 import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../../src/api/files.ts';
 import { type Clock, timestamp } from '../clock.ts';
 import { syncDirectory } from '../durable.ts';
-import { CkbError, forbidden, invalidRequest, notFound } from '../errors.ts';
+import { CkbError, diskFull, forbidden, invalidRequest, isDiskFullError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord, FileRecord } from '../store/records.ts';
@@ -199,7 +199,7 @@ export async function createFileService(deps: {
       await syncDirectory(filesDir);
     } catch (error) {
       await rm(temporary, { force: true });
-      throw error;
+      throw isDiskFullError(error) ? diskFull(error) : error;
     }
     return { ...record, bytes, sha256: hash.digest('hex'), uploaded_at: timestamp(clock) };
   }

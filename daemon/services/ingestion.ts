@@ -1,5 +1,6 @@
 import { type Clock, timestamp } from '../clock.ts';
 import { type DaemonConfig, recognitionOptions } from '../config.ts';
+import { isDiskFullError } from '../errors.ts';
 import { chunkContextText } from '../ingest/chunk.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
@@ -267,11 +268,14 @@ export function createIngestion(deps: {
     const { source, generation } = job;
     const attempt = { sourceId: source.id, generation };
     const message = userMessage(error);
-    // The chunks may be in LanceDB although their source could not be completed; they are never shown.
+    // The chunks may be in LanceDB although their source could not be completed; they are never shown, and
+    // if they cannot be deleted now (a full disk), the next attempt's completion deletes them.
     if (committing)
-      await store.chunks.delete([
-        { sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 },
-      ]);
+      await store.chunks
+        .delete([{ sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 }])
+        .catch((failure: unknown) =>
+          logger.log('warn', 'removing the chunks of a failed attempt failed', { error: String(failure) }),
+        );
     if (!message && job.attempts < MAX_ATTEMPTS) {
       const delay = RETRY_DELAYS_MS[job.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
       logger.log('warn', 'ingestion attempt failed; it will be retried', {
@@ -282,6 +286,14 @@ export function createIngestion(deps: {
       });
       await jobs.retryLater(attempt, String(error), clock.now().getTime() + delay, timestamp(clock));
       scheduleLook(delay);
+      return;
+    }
+    if (isDiskFullError(error)) {
+      await jobs.fail(
+        attempt,
+        `${source.name} could not be stored because the daemon's disk is full; free some space and add it again`,
+        timestamp(clock),
+      );
       return;
     }
     if (!message)
@@ -300,9 +312,13 @@ export function createIngestion(deps: {
   /** Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. */
   async function renewLeases(): Promise<void> {
     if (stopping) return;
+    const working = Object.values(lanes).flatMap((lane) => [
+      ...lane.backlog.map((job) => job.source.id),
+      ...lane.running.keys(),
+    ]);
     let held: Set<string>;
     try {
-      held = await jobs.renew(clock.now().getTime(), LEASE_MS);
+      held = await jobs.renew(working, clock.now().getTime(), LEASE_MS);
     } catch (error) {
       logger.log('warn', 'renewing ingestion leases failed', { error: String(error) });
       return;

@@ -9,7 +9,7 @@ import {
   SqliteDialect,
   type Transaction,
 } from 'kysely';
-import { CkbError } from '../errors.ts';
+import { CkbError, diskFull } from '../errors.ts';
 import type { Schema } from './schema.ts';
 import { nodeSqliteDatabase } from './sqlite.ts';
 
@@ -146,14 +146,6 @@ function unavailable(cause: unknown): CkbError {
   );
 }
 
-function diskFull(cause: unknown): CkbError {
-  return new CkbError(
-    'insufficient_storage',
-    "the daemon's disk is full; nothing was changed: free some space and try again",
-    { cause },
-  );
-}
-
 /** node:sqlite errors carry SQLite's extended result code; the primary code is its low byte. */
 function sqliteError(error: unknown): unknown {
   const code = Number((error as { errcode?: number }).errcode) & 0xff;
@@ -205,8 +197,14 @@ function mappingDriver(driver: Driver, map: (error: unknown) => unknown): Driver
         // Patched on the instance, not wrapped in another object: drivers keep private state on their
         // connections and expect them back as they gave them.
         const execute = connection.executeQuery.bind(connection);
-        connection.executeQuery = <R>(query: Parameters<typeof execute>[0]) =>
-          execute<R>(query).catch(rethrow);
+        // Async, so the SQLite driver's errors, thrown before it returns a promise, are caught too.
+        connection.executeQuery = async <R>(query: Parameters<typeof execute>[0]) => {
+          try {
+            return await execute<R>(query);
+          } catch (error) {
+            return rethrow(error);
+          }
+        };
         mapped.add(connection);
       }
       return connection;

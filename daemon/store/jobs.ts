@@ -142,12 +142,18 @@ export function createJobStore(database: Database, owner: string) {
       });
     },
 
-    /** Extends every lease this process holds; returns the sources whose jobs it still holds. */
-    async renew(now: number, leaseMs: number): Promise<Set<string>> {
+    /**
+     * Extends the leases of the jobs this process is working on; returns those it still holds. A job whose
+     * attempt ended without its end being recorded (the database failed just then) is left to lapse, and is
+     * claimed again.
+     */
+    async renew(sourceIds: string[], now: number, leaseMs: number): Promise<Set<string>> {
+      if (sourceIds.length === 0) return new Set();
       const rows = await db
         .updateTable('jobs')
         .set({ lease_expires_at: now + leaseMs })
         .where('lease_owner', '=', owner)
+        .where('source_id', 'in', sourceIds)
         .returning('source_id')
         .execute();
       return new Set(rows.map((row) => row.source_id));

@@ -26,6 +26,9 @@ export function nodeSqliteDatabase(path: string): { database: SqliteDatabase; na
   const database: SqliteDatabase = {
     close: () => native.close(),
     prepare(sql: string): SqliteStatement {
+      // SQLite rolls a transaction back itself on some errors (a full disk); Kysely's own rollback then finds
+      // none, and its error would hide the one that matters.
+      if (/^\s*rollback\s*$/i.test(sql)) return rollback(native);
       const statement = prepare(sql);
       const values = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
       return {
@@ -37,6 +40,21 @@ export function nodeSqliteDatabase(path: string): { database: SqliteDatabase; na
     },
   };
   return { database, native };
+}
+
+function rollback(native: DatabaseSync): SqliteStatement {
+  const run = () => {
+    // isTransaction is there from Node 22.16; before, SQLite's own complaint tells the same.
+    if (native.isTransaction !== false) {
+      try {
+        native.exec('rollback');
+      } catch (error) {
+        if (!/no transaction is active/.test((error as Error).message)) throw error;
+      }
+    }
+    return { changes: 0, lastInsertRowid: 0 };
+  };
+  return { reader: false, all: () => [], run, iterate: () => [][Symbol.iterator]() };
 }
 
 type SqliteValue = null | number | bigint | string | Uint8Array;

@@ -106,7 +106,7 @@ describe('the ingestion queue', () => {
     const [claimedByB] = await b.claim('local', 1, LEASE_MS + 1, LEASE_MS, AT);
     expect(claimedByB!.generation).toBe(claimedByA!.generation + 1);
     expect(claimedByB!.replaces).toBe(true);
-    expect(await a.renew(LEASE_MS + 2, LEASE_MS)).toEqual(new Set());
+    expect(await a.renew([id!], LEASE_MS + 2, LEASE_MS)).toEqual(new Set());
     expect(await a.complete([completion(id!, claimedByA!.generation)], AT)).toEqual(new Set());
     expect(await a.fail({ sourceId: id!, generation: claimedByA!.generation }, 'no', AT)).toBe(false);
     expect(await statusOf(id!)).toMatchObject({ embed_status: 'PROCESSING', generation: null });

@@ -15,8 +15,10 @@ export interface DaemonProcess {
 const runner = resolve(import.meta.dirname, 'run-daemon.ts');
 
 /** A daemon in a child process on a free port, for crash tests. */
-export async function spawnDaemon(home: string): Promise<DaemonProcess> {
-  const child = spawn(process.execPath, [runner, home], {
+export async function spawnDaemon(home: string, options: { prefix?: string[] } = {}): Promise<DaemonProcess> {
+  // `prefix` runs the daemon under another command (in a namespace of its own, say).
+  const [command, ...args] = [...(options.prefix ?? []), process.execPath, runner, home];
+  const child = spawn(command!, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, CKB_HOME: home },
   });
