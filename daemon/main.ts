@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { VERSION } from '../src/version.ts';
 import { createApp } from './app.ts';
 import { type Clock, systemClock, timestamp } from './clock.ts';
 import {
@@ -26,7 +27,6 @@ import { createServices, type Services } from './services/index.ts';
 import { createIngestion, type Ingestion } from './services/ingestion.ts';
 import { type DatabaseLocation, DatabaseStartError } from './store/database.ts';
 import { openStore, type Store, sqlitePath } from './store/index.ts';
-import { VERSION } from './version.ts';
 
 export interface DaemonOptions {
   home: string;

@@ -26,7 +26,10 @@ const BUNDLED = new Set(
     'quickstart.ts',
     'search.ts',
     'sources.ts',
-  ].map((name) => resolve(cli, name)),
+  ]
+    .map((name) => resolve(cli, name))
+    // The version, read from package.json, which the bundle holds as a constant.
+    .concat(resolve(root, 'src/version.ts'), resolve(root, 'package.json')),
 );
 
 /**

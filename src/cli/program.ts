@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { VERSION } from '../version.ts';
 import { registerApps } from './apps.ts';
 import { registerChat } from './chat.ts';
 import { registerConversations } from './conversations.ts';
@@ -13,8 +14,6 @@ import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';
 
 export { CommanderError } from 'commander';
-
-const VERSION = '0.1.0';
 
 /** Cheap to build: every file registered here imports only commander's types; actions load the rest. */
 export function buildProgram(): Command {
