@@ -26,8 +26,8 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     const events = openEventStream(ctx, options.pingIntervalMs);
     try {
       for await (const event of turn) {
-        if (event.type === 'delta') events.send('chunk', { delta: event.delta });
-        else events.send('done', event.reply);
+        if (event.type === 'delta') await events.send('chunk', { delta: event.delta });
+        else await events.send('done', event.reply);
       }
     } catch (error) {
       const response = toErrorResponse(error);
@@ -41,7 +41,7 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
           stack: (error as Error).stack,
         });
       }
-      if (!signal.aborted) events.send('error', response.body);
+      if (!signal.aborted) await events.send('error', response.body);
     } finally {
       events.end();
     }

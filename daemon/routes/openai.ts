@@ -39,14 +39,15 @@ export function openAiRoutes(services: Services, options: RouteOptions & { logge
     const includeUsage = body.stream_options?.include_usage === true;
     const stream = openDataStream(ctx, options.pingIntervalMs);
     try {
-      for await (const chunk of chatCompletions.stream(turn, { includeUsage, signal })) stream.send(chunk);
-      stream.done();
+      for await (const chunk of chatCompletions.stream(turn, { includeUsage, signal }))
+        await stream.send(chunk);
+      await stream.done();
     } catch (error) {
       const response = toOpenAiErrorResponse(error);
       if (response.internal)
         options.logger.log('error', 'streamed completion failed', { error: String(error) });
       // OpenAI's clients read a `data:` object with an `error` field as the stream's failure.
-      if (!signal.aborted) stream.send(response.body);
+      if (!signal.aborted) await stream.send(response.body);
     } finally {
       stream.end();
     }

@@ -3,16 +3,20 @@ import type { Context } from 'koa';
 /** The contract's keep-alive: a comment line every 15 s. */
 export const PING_INTERVAL_MS = 15_000;
 
+/**
+ * Sends resolve once the client can take more: when the socket's buffer is full they wait for it to drain (or
+ * for the client to leave), so a slow reader holds the producer back instead of the reply piling up in memory.
+ */
 export interface EventStream {
-  send(event: 'chunk' | 'done' | 'error', data: unknown): void;
+  send(event: 'chunk' | 'done' | 'error', data: unknown): Promise<void>;
   end(): void;
 }
 
 /** OpenAI's framing: `data:` lines without event names, closed by `data: [DONE]`. */
 export interface DataStream {
-  send(data: unknown): void;
+  send(data: unknown): Promise<void>;
   /** Sends `data: [DONE]`, which tells OpenAI clients the stream ended normally. */
-  done(): void;
+  done(): Promise<void>;
   end(): void;
 }
 
@@ -33,8 +37,17 @@ function startStream(ctx: Context, pingIntervalMs: number) {
   const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);
   let ended = false;
   return {
-    write(text: string) {
-      if (!ended) response.write(text);
+    async write(text: string): Promise<void> {
+      if (ended || response.write(text) || response.destroyed) return;
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          response.off('drain', go);
+          response.off('close', go);
+          resolve();
+        };
+        response.once('drain', go);
+        response.once('close', go);
+      });
     },
     end() {
       if (ended) return;

@@ -58,6 +58,8 @@ export interface FakeReply {
 export type FakeReplyScript = (request: FakeChatRequest) => string | FakeReply;
 
 export interface RecordedRequest {
+  /** Content chunks the fake has written so far, waiting as a real server does when its client reads slowly. */
+  chunksWritten: number;
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
@@ -121,6 +123,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       behaviour: queue.shift(),
       aborted: false,
       completed: false,
+      chunksWritten: 0,
     };
     const index = requests.push(record) - 1;
     openResponses.add(response);
@@ -235,10 +238,17 @@ async function chat(record: RecordedRequest, response: ServerResponse, context: 
 
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const base = { id, object: 'chat.completion.chunk', created, model: request.model };
-  const write = (payload: unknown): void => {
-    response.write(`data: ${JSON.stringify(payload)}\n\n`);
+  const write = async (payload: unknown): Promise<void> => {
+    if (!response.write(`data: ${JSON.stringify(payload)}\n\n`) && !response.destroyed)
+      await new Promise((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
   };
-  write({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  await write({
+    ...base,
+    choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+  });
   const failAfter = record.behaviour?.type === 'fail-mid-stream' ? record.behaviour.afterChunks : Infinity;
   for (const [position, chunk] of chunks.entries()) {
     if (position >= failAfter) {
@@ -247,10 +257,11 @@ async function chat(record: RecordedRequest, response: ServerResponse, context: 
     }
     await sleep(delay);
     if (response.destroyed) return;
-    write({ ...base, choices: [{ index: 0, delta: { content: chunk }, finish_reason: null }] });
+    await write({ ...base, choices: [{ index: 0, delta: { content: chunk }, finish_reason: null }] });
+    record.chunksWritten += 1;
   }
-  write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-  if (usage && request.stream_options?.include_usage) write({ ...base, choices: [], usage });
+  await write({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  if (usage && request.stream_options?.include_usage) await write({ ...base, choices: [], usage });
   response.end('data: [DONE]\n\n');
   record.completed = true;
 }
