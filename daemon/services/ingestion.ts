@@ -4,6 +4,7 @@ import { isDiskFullError } from '../errors.ts';
 import { chunkContextText } from '../ingest/chunk.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
+import { SourceError } from '../ingest/source-error.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { ClaimedJob } from '../store/jobs.ts';
@@ -30,21 +31,9 @@ const RETRY_DELAYS_MS = [5_000, 30_000];
 /** How often a process that shares its database looks for jobs others added. */
 const POLL_MS = 1_000;
 
-/** A source that cannot be ingested for a reason the user can act on. */
-class IngestionError extends Error {}
-
-const USER_FACING_ERRORS = [
-  'IngestionError',
-  'ExtractionError',
-  'FetchError',
-  'EmbeddingProviderError',
-  'BlockedAddressError',
-];
-
 /** Errors whose message is already one sentence a user can act on; anything else is our fault and logged. */
 function userMessage(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  return USER_FACING_ERRORS.includes(error.constructor.name) ? error.message : undefined;
+  return error instanceof SourceError ? error.message : undefined;
 }
 
 interface Running {
@@ -186,7 +175,7 @@ export function createIngestion(deps: {
       return { kind: 'url', url: String(content) };
     return store.files.find(source.account_id, String(content)).then((file) => {
       if (!file)
-        throw new IngestionError(`file ${content} no longer exists; upload it again and add a new source`);
+        throw new SourceError(`file ${content} no longer exists; upload it again and add a new source`);
       return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name, bytes: file.bytes };
     });
   }
@@ -203,8 +192,7 @@ export function createIngestion(deps: {
       onProgress: ({ done, total }) => showProgress(job, `text recognition: ${done} of ${total} pages`),
       signal,
     });
-    if (prepared.chunks.length === 0)
-      throw new IngestionError(`${job.source.name} contains no text to index`);
+    if (prepared.chunks.length === 0) throw new SourceError(`${job.source.name} contains no text to index`);
     return prepared;
   }
 

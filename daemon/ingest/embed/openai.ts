@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { SourceError } from '../source-error.ts';
 import { countTokens } from '../token-count.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 
@@ -21,7 +22,7 @@ const MAX_INPUT_TOKENS = 8000;
 const MAX_REQUEST_TOKENS = 250_000;
 const MAX_REQUEST_INPUTS = 2048;
 
-export class EmbeddingProviderError extends Error {
+export class EmbeddingProviderError extends SourceError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'EmbeddingProviderError';

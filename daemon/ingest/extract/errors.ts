@@ -1,3 +1,5 @@
+import { SourceError } from '../source-error.ts';
+
 /** Why a file yielded no text; stable values callers may branch on. */
 export const EXTRACTION_FAILURES = [
   'empty',
@@ -18,8 +20,8 @@ export const ENCRYPTED_DETAIL =
   'the file is encrypted (password protected); remove the password and upload it again';
 
 /** A file that could not be turned into text. The message is one sentence a user can act on. */
-export class ExtractionError extends Error {
-  override readonly name = 'ExtractionError';
+export class ExtractionError extends SourceError {
+  override name = 'ExtractionError';
   readonly reason: ExtractionFailure;
 
   constructor(reason: ExtractionFailure, message: string, options?: { cause?: unknown }) {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { SourceError } from '../source-error.ts';
 
 /** Ranges that never belong to a public web server (RFC 6890 special-purpose registries and friends). */
 const nonPublic = new BlockList();
@@ -91,7 +92,7 @@ export function refusalMessage(host: string, address: string): string {
     : `${host} resolves to ${address}, which is not a public internet address, and this daemon refuses to fetch private addresses`;
 }
 
-export class BlockedAddressError extends Error {
+export class BlockedAddressError extends SourceError {
   override name = 'BlockedAddressError';
 }
 

@@ -1,5 +1,7 @@
+import { SourceError } from '../source-error.ts';
+
 /** A web address could not be read. The message is one sentence a user can act on. */
-export class FetchError extends Error {
+export class FetchError extends SourceError {
   override name = 'FetchError';
   readonly url: string;
   /** The HTTP status when the server answered with an error status. */
