@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
 import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
-import { createCombinedEmbedder, createGloveEmbedder } from '../daemon/ingest/embed/glove.ts';
 import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
+import { createCombinedEmbedder, createGloveEmbedder } from './glove-embedder.ts';
 import { loadQaSet, type QaSet, type RankedPassage, score } from './retrieval-data.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');

@@ -45,9 +45,6 @@ export function isDiskFullError(error: unknown): boolean {
   );
 }
 
-export const upstreamError = (message: string, cause?: unknown) =>
-  new CkbError('upstream_error', message, { cause });
-
 export function isCkbError(error: unknown): error is CkbError {
   return error instanceof CkbError;
 }

@@ -43,7 +43,3 @@ export class ExtractionError extends SourceError {
     );
   }
 }
-
-export function isExtractionFailure(value: unknown): value is ExtractionFailure {
-  return (EXTRACTION_FAILURES as readonly unknown[]).includes(value);
-}

@@ -7,7 +7,7 @@ import { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress 
 import { createWorkerPool, type WorkerPool } from './pool.ts';
 import type { WorkerJob, WorkerResult } from './worker.ts';
 
-export { EXTRACTION_FAILURES, ExtractionError, type ExtractionFailure } from './errors.ts';
+export { ExtractionError, type ExtractionFailure } from './errors.ts';
 export { type HtmlPage, htmlToPage } from './html.ts';
 export { normalizeText } from './normalize.ts';
 export { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';

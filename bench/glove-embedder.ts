@@ -1,10 +1,11 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
-import { createHashedVectorizer } from './hashed.ts';
-import { isStopWord, words } from './words.ts';
+import { type Embedder, type EmbedOptions, normalize } from '../daemon/ingest/embed/embedder.ts';
+import { createHashedVectorizer } from '../daemon/ingest/embed/hashed.ts';
+import { isStopWord, words } from '../daemon/ingest/embed/words.ts';
 
+// The GloVe embedder the retrieval benchmark compares with (bench/retrieval-embedders.ts); not used by the daemon.
 const DIMENSIONS = 100;
 const CACHE_NAME = 'glove-sg-100d-int8-v1';
 /** SIF's smoothing constant: words more frequent than about this share of text weigh little. */
