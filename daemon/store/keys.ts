@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { newId } from '../ids.ts';
 import type { Database } from './database.ts';
+import { createReadCache } from './read-cache.ts';
 import type { AccountRecord, KeyRecord } from './records.ts';
 import type { KeyTable } from './schema.ts';
 
@@ -8,27 +9,65 @@ function toKey(row: Selectable<KeyTable>): KeyRecord {
   return { ...row, admin: Boolean(row.admin) };
 }
 
+type KeyWithAccount = { key: KeyRecord; account: AccountRecord };
+
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
 /** Accounts and their API keys. */
 export function createKeyStore(database: Database) {
   const { db } = database;
-  return {
-    /** The key with this hash and its account, revoked or not. */
-    async findByHash(hash: string): Promise<{ key: KeyRecord; account: AccountRecord } | undefined> {
-      const row = await db
-        .selectFrom('keys')
-        .innerJoin('accounts', 'accounts.id', 'keys.account_id')
-        .selectAll('keys')
-        .select(['accounts.name as account_name', 'accounts.created_at as account_created_at'])
-        .where('keys.hash', '=', hash)
+  const byHash = createReadCache<KeyWithAccount | undefined>(database.kind === 'sqlite');
+
+  async function findByHash(hash: string): Promise<KeyWithAccount | undefined> {
+    const row = await db
+      .selectFrom('keys')
+      .innerJoin('accounts', 'accounts.id', 'keys.account_id')
+      .selectAll('keys')
+      .select(['accounts.name as account_name', 'accounts.created_at as account_created_at'])
+      .where('keys.hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { account_name, account_created_at, ...key } = row;
+    return {
+      key: toKey(key),
+      account: { id: key.account_id, name: account_name, created_at: account_created_at },
+    };
+  }
+
+  /**
+   * Adds a key to the account named `accountName`, creating the account if it is new, in one transaction. With
+   * `onlyIfNone`, adds it only when the database holds no key at all (the first start's admin key).
+   */
+  function insertKey(
+    accountName: string,
+    key: Omit<KeyRecord, 'account_id'>,
+    options: { onlyIfNone?: boolean },
+  ): Promise<KeyWithAccount | undefined> {
+    return database.transaction(async (trx) => {
+      if (options.onlyIfNone && (await trx.selectFrom('keys').select('id').limit(1).executeTakeFirst()))
+        return undefined;
+      let account = await trx
+        .selectFrom('accounts')
+        .selectAll()
+        .where('name', '=', accountName)
         .executeTakeFirst();
-      if (!row) return undefined;
-      const { account_name, account_created_at, ...key } = row;
-      return {
-        key: toKey(key),
-        account: { id: key.account_id, name: account_name, created_at: account_created_at },
-      };
+      if (!account) {
+        account = { id: newId('acct'), name: accountName, created_at: key.created_at };
+        await trx.insertInto('accounts').values(account).execute();
+      }
+      const record: KeyRecord = { ...key, account_id: account.id };
+      await trx
+        .insertInto('keys')
+        .values({ ...record, admin: record.admin ? 1 : 0 })
+        .execute();
+      return { key: record, account };
+    });
+  }
+
+  return {
+    /** The key with this hash and its account, revoked or not: read for every request. */
+    findByHash(hash: string): Promise<KeyWithAccount | undefined> {
+      return byHash.read(hash, () => findByHash(hash));
     },
 
     async find(id: string): Promise<KeyRecord | undefined> {
@@ -48,46 +87,32 @@ export function createKeyStore(database: Database) {
       return rows.map((row) => ({ ...toKey(row), account: row.account }));
     },
 
-    /**
-     * Adds a key to the account named `accountName`, creating the account if it is new, in one transaction.
-     * With `onlyIfNone`, adds it only when the database holds no key at all (the first start's admin key), and
-     * returns undefined otherwise.
-     */
+    /** Adds a key (see insertKey); returns undefined when `onlyIfNone` found keys. */
     async create(
       accountName: string,
       key: Omit<KeyRecord, 'account_id'>,
       options: { onlyIfNone?: boolean } = {},
-    ): Promise<{ key: KeyRecord; account: AccountRecord } | undefined> {
-      return database.transaction(async (trx) => {
-        if (options.onlyIfNone && (await trx.selectFrom('keys').select('id').limit(1).executeTakeFirst()))
-          return undefined;
-        let account = await trx
-          .selectFrom('accounts')
-          .selectAll()
-          .where('name', '=', accountName)
-          .executeTakeFirst();
-        if (!account) {
-          account = { id: newId('acct'), name: accountName, created_at: key.created_at };
-          await trx.insertInto('accounts').values(account).execute();
-        }
-        const record: KeyRecord = { ...key, account_id: account.id };
-        await trx
-          .insertInto('keys')
-          .values({ ...record, admin: record.admin ? 1 : 0 })
-          .execute();
-        return { key: record, account };
-      });
+    ): Promise<KeyWithAccount | undefined> {
+      try {
+        return await insertKey(accountName, key, options);
+      } finally {
+        byHash.invalidate(key.hash);
+      }
     },
 
     /** Marks a key revoked; false when it is unknown or revoked already. */
     async revoke(id: string, at: string): Promise<boolean> {
-      const result = await db
-        .updateTable('keys')
-        .set({ revoked_at: at })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      try {
+        const result = await db
+          .updateTable('keys')
+          .set({ revoked_at: at })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      } finally {
+        byHash.invalidate();
+      }
     },
   };
 }
