@@ -414,9 +414,11 @@ export function createSourceStore(database: Database) {
         if (!row) return undefined;
         const queued = job === undefined || (job.lease_owner === null && job.run_after > now);
         if (job === undefined) {
+          // Another request may queue it at the same time (PostgreSQL): one job is enough.
           await trx
             .insertInto('jobs')
             .values(jobRow(id, 'web', 0, 0, at))
+            .onConflict((conflict) => conflict.column('source_id').doNothing())
             .execute();
         } else if (queued) {
           await trx.updateTable('jobs').set({ run_after: 0 }).where('source_id', '=', id).execute();
@@ -466,6 +468,7 @@ async function reschedule(
     await trx
       .insertInto('jobs')
       .values(jobRow(id, 'web', 0, runAfter, at))
+      .onConflict((conflict) => conflict.column('source_id').doNothing())
       .execute();
 }
 

@@ -16,7 +16,12 @@ afterAll(async () => {
 const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
 
 async function addText(name: string, content: string) {
-  const { body } = await daemon.call('POST', '/sources', { application_id: appId, type: 'text', name, content });
+  const { body } = await daemon.call('POST', '/sources', {
+    application_id: appId,
+    type: 'text',
+    name,
+    content,
+  });
   return waitForSource(daemon, body.id);
 }
 
@@ -67,7 +72,9 @@ describe('PUT /sources/{id}', () => {
     expect(same.body).toMatchObject({ embed_status: 'COMPLETED', chunks: source.chunks });
     const renamed = await daemon.call('PUT', `/sources/${source.id}`, { name: 'pole star' });
     expect(renamed.body).toMatchObject({ name: 'pole star', embed_status: 'COMPLETED' });
-    const { body } = await daemon.call('POST', `/applications/${appId}/search`, { query: 'Polaris north pole' });
+    const { body } = await daemon.call('POST', `/applications/${appId}/search`, {
+      query: 'Polaris north pole',
+    });
     expect(body[0]).toMatchObject({ source: 'pole star', source_id: source.id });
   });
 
