@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   conversations: async () => (await import('./conversations.ts')).run(),
   ocr: async () => (await import('./ocr.ts')).run(),
   integrations: async () => (await import('./integrations.ts')).run(),
+  sync: async () => (await import('./sync.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -54,6 +55,20 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
     'integrations.offline_answer.chat_completions_over_conversations_p50',
     '(none)',
   ],
+  [
+    'website re-sync, 1 page changed: pages embedded',
+    'sync.website.resync_one_page_changed.pages_embedded',
+    '1',
+    (v) => v === 1,
+  ],
+  ['website re-sync / first crawl (time)', 'sync.website.resync_over_first_crawl', '<= 0.2', (v) => v <= 0.2],
+  [
+    '`ckb sync`, 2,611 unchanged files: chunks embedded',
+    'sync.qa_folder.unchanged_sync.chunks_embedded',
+    '0',
+    (v) => v === 0,
+  ],
+  ['`ckb sync`, 2,611 unchanged files (s)', 'sync.qa_folder.unchanged_sync.seconds', '(none)'],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */
