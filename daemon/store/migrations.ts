@@ -14,7 +14,7 @@ import type { DatabaseKind } from './database.ts';
  * The schema's versions, oldest first. A migration is never edited once released: a change is a new one.
  * Names sort in the order they run.
  */
-function migrations(kind: DatabaseKind): Record<string, Migration> {
+export function migrations(kind: DatabaseKind): Record<string, Migration> {
   // Ids are compared byte by byte (keyset paging, newest first); a PostgreSQL database created with a
   // language's collation would order them otherwise.
   const id: ColumnDataType | Expression<unknown> = kind === 'postgres' ? sql`text collate "C"` : 'text';
