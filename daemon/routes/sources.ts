@@ -31,7 +31,9 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
   router.get('/:id', async (ctx) => {
     ctx.body = await sources.get(accountOf(ctx), ctx.params['id']!);
   });
-  router.put('/:id', async (ctx) => {
+  router.put('/:id', async (ctx, next) => {
+    // `/sources/batch` is a path of its own, which takes only POST (405 for the rest).
+    if (ctx.params['id'] === 'batch') return next();
     const body = parseWith(UpdateSourceBody, await options.readBody(ctx));
     ctx.body = await sources.update(accountOf(ctx), ctx.params['id']!, body);
   });

@@ -224,7 +224,7 @@ export function createIngestion(deps: {
     const { source, generation } = job;
     let committing = false;
     try {
-      const refresh = await refreshOf(store, embedder.id, source.id);
+      const refresh = await refreshOf(store, embedder.id, job);
       const prepared = await prepare(job, refresh, signal);
       await rowsAwaitingCommit.reserve(prepared.chunks.length);
       try {

@@ -2,7 +2,7 @@ import { contextHash } from '../ingest/content-hash.ts';
 import type { PreparedSource, PrepareSourceOptions } from '../ingest/prepare-source.ts';
 import { previousFetches } from '../ingest/web/previous.ts';
 import type { Store } from '../store/index.ts';
-import type { Completion } from '../store/jobs.ts';
+import type { ClaimedJob, Completion } from '../store/jobs.ts';
 import type { SourceRecord } from '../store/records.ts';
 import { type LiveVersion, liveVersion } from '../store/source-versions.ts';
 
@@ -17,7 +17,14 @@ export interface Refresh {
  * server whether a page changed), its content hash (an unchanged web source keeps its chunks), and its vectors
  * (chunks whose text is unchanged are not embedded again). Vectors of another embedder are no use.
  */
-export async function refreshOf(store: Store, embedderId: string, sourceId: string): Promise<Refresh> {
+export async function refreshOf(
+  store: Store,
+  embedderId: string,
+  job: Pick<ClaimedJob, 'source' | 'replaces'>,
+): Promise<Refresh> {
+  // A source's first attempt has no earlier version: a folder of thousands is ingested without asking.
+  if (!job.replaces) return { live: undefined, options: {} };
+  const sourceId = job.source.id;
   const live = await liveVersion(store.database, sourceId);
   const generation = live?.embedder === embedderId ? live.generation : null;
   return {
