@@ -88,8 +88,8 @@ export async function liveVersion(database: Database, sourceId: string): Promise
 }
 
 /**
- * In the transaction that completes an attempt: the pages and content hash of the version it made live, and,
- * for a source synced periodically, its next sync.
+ * In the transaction that completes an attempt of a web source: the pages and content hash of the version it
+ * made live, and, for a source synced periodically, its next sync. Text and file sources have neither.
  */
 export async function recordVersion(
   trx: Transaction<Schema>,
@@ -97,33 +97,32 @@ export async function recordVersion(
   version: SourceVersion | undefined,
   at: string,
 ): Promise<void> {
-  if (version) {
-    await trx.deleteFrom('source_pages').where('source_id', '=', sourceId).execute();
-    for (let start = 0; start < version.pages.length; start += ROWS_PER_INSERT) {
-      await trx
-        .insertInto('source_pages')
-        .values(
-          version.pages.slice(start, start + ROWS_PER_INSERT).map((page) => ({
-            source_id: sourceId,
-            position: page.position,
-            address: page.address,
-            url: page.url,
-            canonical_url: page.canonicalUrl ?? null,
-            title: page.title ?? null,
-            text: page.text,
-            links: JSON.stringify(page.links),
-            etag: page.etag ?? null,
-            last_modified: page.lastModified ?? null,
-          })),
-        )
-        .execute();
-    }
+  if (!version) return;
+  await trx.deleteFrom('source_pages').where('source_id', '=', sourceId).execute();
+  for (let start = 0; start < version.pages.length; start += ROWS_PER_INSERT) {
     await trx
-      .updateTable('sources')
-      .set({ content_hash: version.contentHash })
-      .where('id', '=', sourceId)
+      .insertInto('source_pages')
+      .values(
+        version.pages.slice(start, start + ROWS_PER_INSERT).map((page) => ({
+          source_id: sourceId,
+          position: page.position,
+          address: page.address,
+          url: page.url,
+          canonical_url: page.canonicalUrl ?? null,
+          title: page.title ?? null,
+          text: page.text,
+          links: JSON.stringify(page.links),
+          etag: page.etag ?? null,
+          last_modified: page.lastModified ?? null,
+        })),
+      )
       .execute();
   }
+  await trx
+    .updateTable('sources')
+    .set({ content_hash: version.contentHash })
+    .where('id', '=', sourceId)
+    .execute();
   await scheduleNextSync(trx, sourceId, at);
 }
 

@@ -29,9 +29,12 @@ export async function watchFolders(
   /** One sync, printing each change with the time it was made; returns its counts. */
   const syncOnce = async () => {
     const expanded = expandFilePaths(paths);
-    const files = expanded.ok
-      ? expanded.value.map((file) => ({ path: file.path, name: sourceNameOf(file) }))
-      : [];
+    // A folder gone for a moment (a branch switched, a folder moved back) must not look like every file deleted.
+    if (!expanded.ok) {
+      output.warn(`${expanded.error}; nothing synced until it is back`);
+      return { added: 0, updated: 0, unchanged: 0, removed: 0 };
+    }
+    const files = expanded.value.map((file) => ({ path: file.path, name: sourceNameOf(file) }));
     const plan = await planSync(session, flags.app, paths, files, cache);
     const result = await applySync(session, flags.app, plan, flags);
     const time = new Date().toTimeString().slice(0, 8);

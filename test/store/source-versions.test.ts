@@ -121,7 +121,7 @@ describe('source versions in the store', () => {
     // Due: claimed like any job; the content found unchanged keeps generation 1, and the next sync is queued.
     const [sync] = await jobs.claim('web', 1, NOW + HOUR * 1000, LEASE_MS, AT);
     expect(sync!.generation).toBe(2);
-    await jobs.complete([completion('src_periodic', 2, { keeps: 1, version: undefined })], AT);
+    await jobs.complete([completion('src_periodic', 2, { keeps: 1 })], AT);
     expect((await liveVersion(database, 'src_periodic'))?.generation).toBe(1);
     expect(await jobs.counts(NOW)).toEqual({ waiting: 0, leased: 0 });
 
