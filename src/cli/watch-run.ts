@@ -82,11 +82,14 @@ export async function watchFolders(
     const folder = statSync(path).isDirectory();
     const target = folder ? path : dirname(resolve(path));
     const only = folder ? undefined : basename(path);
-    return watch(target, { recursive: folder }, (_event, name) => {
+    const watcher = watch(target, { recursive: folder }, (_event, name) => {
       if (only !== undefined && name !== only) return;
       clearTimeout(timer);
       timer = setTimeout(run, DEBOUNCE_MS);
     });
+    // A watched folder deleted or moved away ends its watch; the others go on.
+    watcher.on('error', (error) => output.warn(`stopped watching ${path}: ${error.message}`));
+    return watcher;
   });
   await new Promise<void>(() => {
     onInterrupt(() => {
