@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   ocr: async () => (await import('./ocr.ts')).run(),
   integrations: async () => (await import('./integrations.ts')).run(),
   storage: async () => (await import('./storage.ts')).run(),
+  sync: async () => (await import('./sync.ts')).run(),
 };
 
 /** Issue 14's figures for one database (the storage benchmark measures SQLite and PostgreSQL alike). */
@@ -98,6 +99,20 @@ const HEADLINES: Headline[] = [
     '(none)',
   ],
   ['before the SQL store: search p50, 20,000 / 1 source', 'storage.baseline.search_ms.p50_ratio', '(none)'],
+  [
+    'website re-sync, 1 page changed: pages embedded',
+    'sync.website.resync_one_page_changed.pages_embedded',
+    '1',
+    (v) => v === 1,
+  ],
+  ['website re-sync / first crawl (time)', 'sync.website.resync_over_first_crawl', '<= 0.2', (v) => v <= 0.2],
+  [
+    '`ckb sync`, 2,611 unchanged files: chunks embedded',
+    'sync.qa_folder.unchanged_sync.chunks_embedded',
+    '0',
+    (v) => v === 0,
+  ],
+  ['`ckb sync`, 2,611 unchanged files (s)', 'sync.qa_folder.unchanged_sync.seconds', '(none)'],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */

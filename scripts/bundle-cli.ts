@@ -26,6 +26,8 @@ const BUNDLED = new Set(
     'quickstart.ts',
     'search.ts',
     'sources.ts',
+    'sync.ts',
+    'duration.ts',
   ]
     .map((name) => resolve(cli, name))
     // The version, read from package.json, which the bundle holds as a constant.

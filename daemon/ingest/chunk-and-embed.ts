@@ -1,4 +1,5 @@
 import { chunkContextText, chunkDocument } from './chunk.ts';
+import { contextHash } from './content-hash.ts';
 import type { Embedder } from './embed/embedder.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
 
@@ -7,18 +8,25 @@ export interface ChunkedDocument {
   chunks: Chunk[];
   /**
    * Every chunk's vector end to end, when the worker could embed them: one buffer, so it moves to the main
-   * thread without a copy.
+   * thread without a copy. Given known texts, only the chunks listed in `embedded` are here.
    */
   vectors?: Float32Array<ArrayBuffer>;
+  /** The chunks whose vectors are in `vectors`, when some were known (their vectors are reused). */
+  embedded?: number[];
   pages: number;
   characters: number;
   /** The document's warnings (pages that could not be read), carried to the source's message. */
   warnings?: string[];
 }
 
+/**
+ * Cuts a document into chunks and embeds them. Chunks whose embedded text hashes to one of `known` are not
+ * embedded: the caller has their vectors already, from an earlier version of the same source.
+ */
 export async function chunkAndEmbed(
   document: ExtractedDocument,
   embedder: Embedder | undefined,
+  known?: readonly string[],
 ): Promise<ChunkedDocument> {
   const chunks = chunkDocument(document);
   const chunked: ChunkedDocument = {
@@ -28,8 +36,19 @@ export async function chunkAndEmbed(
     ...(document.warnings?.length ? { warnings: document.warnings } : {}),
   };
   if (embedder) {
-    const vectors = await embedder.embed(chunks.map(chunkContextText), { kind: 'document' });
-    chunked.vectors = pack(vectors, embedder.dimensions);
+    const texts = chunks.map(chunkContextText);
+    if (known?.length) {
+      const skipped = new Set(known);
+      const embedded = texts.flatMap((text, index) => (skipped.has(contextHash(text)) ? [] : [index]));
+      const vectors = await embedder.embed(
+        embedded.map((index) => texts[index]!),
+        { kind: 'document' },
+      );
+      chunked.vectors = pack(vectors, embedder.dimensions);
+      chunked.embedded = embedded;
+    } else {
+      chunked.vectors = pack(await embedder.embed(texts, { kind: 'document' }), embedder.dimensions);
+    }
   }
   return chunked;
 }

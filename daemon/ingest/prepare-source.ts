@@ -1,5 +1,6 @@
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
+import { contextHash, documentHash } from './content-hash.ts';
 import type { Embedder } from './embed/index.ts';
 import {
   prepareDocument,
@@ -10,6 +11,7 @@ import {
 } from './extract/index.ts';
 import { type DocumentInput, type LoadOptions, loadDocument } from './load-document.ts';
 import type { Chunk } from './types.ts';
+import type { FetchedPage } from './web/previous.ts';
 
 /** Chunks per request to an embedder that runs on this thread (a remote one). */
 const EMBED_BATCH = 64;
@@ -27,6 +29,13 @@ export interface PrepareSourceOptions extends LoadOptions {
   recognition?: RecognitionOptions | false | undefined;
   /** News of a file's scanned pages as they are recognised. */
   onProgress?: ((progress: RecognitionProgress) => void) | undefined;
+  /**
+   * Reads the vectors of the source's live version, by the hash of the text they were embedded from
+   * (contextHash): chunks with the same text take them rather than be embedded again. Called only when needed.
+   */
+  reusable?: (() => Promise<ReadonlyMap<string, Float32Array>>) | undefined;
+  /** The live version's content hash: a web document that hashes to it is unchanged, and is not chunked. */
+  liveHash?: string | null | undefined;
 }
 
 /** A source's chunks with their vectors, ready to store. */
@@ -37,6 +46,13 @@ export interface PreparedSource {
   characters: number;
   /** Pages that could not be read although the source as a whole could, for the user to see. */
   warnings: string[];
+  /** How many chunks were embedded (the others took the live version's vectors), and of how many pages. */
+  embedded: number;
+  embeddedPages: number;
+  /** Web documents: the pages read, with what the next sync needs, and the content hash. */
+  web?: { pages: FetchedPage[]; notModified: number; contentHash: string };
+  /** The web document hashed to `liveHash`: nothing was chunked or embedded, and the live chunks stand. */
+  unchanged?: boolean;
 }
 
 /**
@@ -47,38 +63,100 @@ export async function prepareSource(
   input: SourceInput,
   options: PrepareSourceOptions,
 ): Promise<PreparedSource> {
-  const job = {
-    timeoutMs: options.extractTimeoutMs,
-    signal: options.signal,
-    embedder: options.embedder.recipe,
-    recognition: options.recognition,
-    onProgress: options.onProgress,
+  const job = async () => {
+    const reuse = await options.reusable?.();
+    return {
+      reuse,
+      options: {
+        timeoutMs: options.extractTimeoutMs,
+        signal: options.signal,
+        embedder: options.embedder.recipe,
+        known: reuse?.size ? [...reuse.keys()] : undefined,
+        recognition: options.recognition,
+        onProgress: options.onProgress,
+      },
+    };
   };
   if (input.kind === 'file') {
-    return withVectors(await prepareFile(input, job), [], options);
+    const { reuse, options: fileJob } = await job();
+    return withVectors(await prepareFile(input, fileJob), [], reuse, options);
   }
   const loaded = await loadDocument(input, options);
-  return withVectors(await prepareDocument(loaded.document, options.name, job), loaded.warnings, options);
+  const web = loaded.web && { ...loaded.web, contentHash: documentHash(loaded.document.pages) };
+  if (web && options.liveHash === web.contentHash) {
+    const { warnings } = loaded;
+    return {
+      chunks: [],
+      vectors: [],
+      pages: 0,
+      characters: 0,
+      warnings,
+      embedded: 0,
+      embeddedPages: 0,
+      web,
+      unchanged: true,
+    };
+  }
+  const { reuse, options: documentJob } = await job();
+  const prepared = await withVectors(
+    await prepareDocument(loaded.document, options.name, documentJob),
+    loaded.warnings,
+    reuse,
+    options,
+  );
+  return web ? { ...prepared, web } : prepared;
 }
 
 async function withVectors(
   chunked: ChunkedDocument,
   warnings: string[],
+  reuse: ReadonlyMap<string, Float32Array> | undefined,
   { embedder, signal }: PrepareSourceOptions,
 ): Promise<PreparedSource> {
   const { chunks, pages, characters } = chunked;
-  const vectors = chunked.vectors
-    ? unpackVectors(chunked.vectors, chunks.length, embedder.dimensions)
-    : await embedHere(chunks, embedder, signal);
-  return { chunks, vectors, pages, characters, warnings: [...warnings, ...(chunked.warnings ?? [])] };
+  const texts = chunks.map(chunkContextText);
+  let vectors: Float32Array[];
+  let embedded: number[];
+  if (chunked.vectors && chunked.embedded) {
+    // Embedded in the worker, but for the chunks whose text the live version had: those take its vectors.
+    const fresh = unpackVectors(chunked.vectors, chunked.embedded.length, embedder.dimensions);
+    vectors = texts.map((text) => reuse?.get(contextHash(text)) as Float32Array);
+    embedded = chunked.embedded;
+    embedded.forEach((index, position) => {
+      vectors[index] = fresh[position]!;
+    });
+  } else if (chunked.vectors) {
+    vectors = unpackVectors(chunked.vectors, chunks.length, embedder.dimensions);
+    embedded = chunks.map((_, index) => index);
+  } else {
+    const known = texts.map((text) => reuse?.get(contextHash(text)));
+    embedded = texts.flatMap((_, index) => (known[index] ? [] : [index]));
+    const made = await embedHere(
+      embedded.map((index) => texts[index]!),
+      embedder,
+      signal,
+    );
+    let next = 0;
+    vectors = known.map((vector) => vector ?? made[next++]!);
+  }
+  return {
+    chunks,
+    vectors,
+    pages,
+    characters,
+    warnings: [...warnings, ...(chunked.warnings ?? [])],
+    embedded: embedded.length,
+    embeddedPages: new Set(embedded.map((index) => chunks[index]!.page)).size,
+  };
 }
 
-async function embedHere(chunks: Chunk[], embedder: Embedder, signal: AbortSignal): Promise<Float32Array[]> {
+async function embedHere(texts: string[], embedder: Embedder, signal: AbortSignal): Promise<Float32Array[]> {
   const vectors: Float32Array[] = [];
-  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+  for (let start = 0; start < texts.length; start += EMBED_BATCH) {
     signal.throwIfAborted();
-    const batch = chunks.slice(start, start + EMBED_BATCH).map(chunkContextText);
-    vectors.push(...(await embedder.embed(batch, { kind: 'document', signal })));
+    vectors.push(
+      ...(await embedder.embed(texts.slice(start, start + EMBED_BATCH), { kind: 'document', signal })),
+    );
   }
   return vectors;
 }

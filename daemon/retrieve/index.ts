@@ -39,6 +39,11 @@ export interface RetrieverOptions {
 
 /** Chunks sharing at least this share of their words are one passage shown twice (a re-upload, an overlap). */
 const DUPLICATE_SIMILARITY = 0.9;
+/**
+ * A source replaced while a search read the index may show neither version: the old chunks are no longer live and
+ * the new ones were stored after the read. The search runs again, up to this many times, so it shows the new one.
+ */
+const SEARCHES_AFTER_A_REPLACEMENT = 2;
 /** When hidden chunks crowd the candidates out, the search runs once more with this many times as many. */
 const WIDER_SEARCH = 4;
 
@@ -62,7 +67,17 @@ export function createRetriever(
     ]);
     const visible = (hit: ChunkHit) => live.get(hit.sourceId)?.generation === hit.generation;
     const full = textHits.length === candidates || vectorHits.length === candidates;
+    // A source found only in chunks older than its live generation was replaced while the index was read: its
+    // new chunks may have been stored too late to be found. Searching again finds them.
+    const all = [...textHits, ...vectorHits];
+    const shown = new Set(all.filter(visible).map((hit) => hit.sourceId));
+    const replacedMeanwhile = all.some(
+      (hit) =>
+        !shown.has(hit.sourceId) &&
+        hit.generation < (live.get(hit.sourceId)?.generation ?? Number.NEGATIVE_INFINITY),
+    );
     return {
+      replacedMeanwhile,
       textHits: textHits.filter(visible),
       vectorHits: vectorHits.filter(visible),
       hidden:
@@ -80,6 +95,8 @@ export function createRetriever(
       if (input.limit <= 0 || input.query.trim() === '') return [];
       const candidates = Math.max(options.candidates ?? 50, input.limit * 2);
       let found = await candidatesOf(input, candidates);
+      for (let again = 0; found.replacedMeanwhile && again < SEARCHES_AFTER_A_REPLACEMENT; again++)
+        found = await candidatesOf(input, candidates);
       if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
         found = await candidatesOf(input, candidates * WIDER_SEARCH);
       return collapseDuplicates(fuse(found.textHits, found.vectorHits, fusion), input.limit).map((hit) =>

@@ -1,6 +1,11 @@
 import Router from '@koa/router';
 import { ListQuery } from '../../src/api/common.ts';
-import { CreateSourceBody, CreateSourcesBody, SourcesQuery } from '../../src/api/sources.ts';
+import {
+  CreateSourceBody,
+  CreateSourcesBody,
+  SourcesQuery,
+  UpdateSourceBody,
+} from '../../src/api/sources.ts';
 import type { Services } from '../services/index.ts';
 import { parseWith } from '../validate.ts';
 import { accountOf, callerOf } from './caller.ts';
@@ -25,6 +30,15 @@ export function sourceRoutes(services: Services, options: RouteOptions): Router 
   });
   router.get('/:id', async (ctx) => {
     ctx.body = await sources.get(accountOf(ctx), ctx.params['id']!);
+  });
+  router.put('/:id', async (ctx, next) => {
+    // `/sources/batch` is a path of its own, which takes only POST (405 for the rest).
+    if (ctx.params['id'] === 'batch') return next();
+    const body = parseWith(UpdateSourceBody, await options.readBody(ctx));
+    ctx.body = await sources.update(accountOf(ctx), ctx.params['id']!, body);
+  });
+  router.post('/:id/sync', async (ctx) => {
+    ctx.body = await sources.sync(accountOf(ctx), ctx.params['id']!);
   });
   router.delete('/:id', async (ctx) => {
     ctx.body = await sources.remove(accountOf(ctx), ctx.params['id']!);

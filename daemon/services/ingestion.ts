@@ -12,6 +12,7 @@ import type { Lane } from '../store/schema.ts';
 import { storedFilePath } from './files.ts';
 import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createRowBudget } from './row-budget.ts';
+import { completionOf, type Refresh, refreshFigures, refreshOf } from './source-refresh.ts';
 
 /** A job's lease lasts this long without a heartbeat; a process that dies leaves its jobs for this long. */
 const LEASE_MS = 30_000;
@@ -30,6 +31,8 @@ const MAX_ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [5_000, 30_000];
 /** How often a process that shares its database looks for jobs others added. */
 const POLL_MS = 1_000;
+/** The longest a lane sleeps before looking at the queue again (a timer cannot wait past 24.8 days). */
+const MAX_LOOK_MS = 3_600_000;
 
 /** Errors whose message is already one sentence a user can act on; anything else is our fault and logged. */
 function userMessage(error: unknown): string | undefined {
@@ -152,14 +155,16 @@ export function createIngestion(deps: {
   function scheduleLook(ms: number): void {
     if (stopping) return;
     clearTimeout(nextLook);
-    nextLook = setTimeout(wake, ms);
+    nextLook = setTimeout(wake, Math.min(ms, MAX_LOOK_MS));
     nextLook.unref();
   }
 
   function start(lane: LaneState, job: ClaimedJob): void {
     const controller = new AbortController();
+    // A newer job of the same source means the running one was replaced: it can no longer complete.
+    lane.running.get(job.source.id)?.controller.abort();
     const done = run(job, controller.signal).finally(() => {
-      lane.running.delete(job.source.id);
+      if (lane.running.get(job.source.id)?.job === job) lane.running.delete(job.source.id);
       scheduleFill();
     });
     lane.running.set(job.source.id, { job, controller, done });
@@ -180,8 +185,9 @@ export function createIngestion(deps: {
     });
   }
 
-  async function prepare(job: ClaimedJob, signal: AbortSignal): Promise<PreparedSource> {
+  async function prepare(job: ClaimedJob, refresh: Refresh, signal: AbortSignal): Promise<PreparedSource> {
     const prepared = await prepareSource(await inputOf(job), {
+      ...refresh.options,
       fetch: { blockPrivateAddresses: blocksPrivateAddresses(config.privateAddresses, job.source) },
       extractTimeoutMs: config.limits.extract_timeout_ms,
       crawlMaxPages: config.limits.crawl_max_pages,
@@ -192,7 +198,8 @@ export function createIngestion(deps: {
       onProgress: ({ done, total }) => showProgress(job, `text recognition: ${done} of ${total} pages`),
       signal,
     });
-    if (prepared.chunks.length === 0) throw new SourceError(`${job.source.name} contains no text to index`);
+    if (prepared.chunks.length === 0 && !prepared.unchanged)
+      throw new SourceError(`${job.source.name} contains no text to index`);
     return prepared;
   }
 
@@ -207,24 +214,15 @@ export function createIngestion(deps: {
     const { source, generation } = job;
     let committing = false;
     try {
-      const prepared = await prepare(job, signal);
+      const refresh = await refreshOf(store, embedder.id, job);
+      const prepared = await prepare(job, refresh, signal);
       await rowsAwaitingCommit.reserve(prepared.chunks.length);
       try {
         signal.throwIfAborted();
         committing = true;
-        await store.chunkCommits.commit({
-          completion: {
-            sourceId: source.id,
-            generation,
-            replaces: job.replaces,
-            chunks: prepared.chunks.length,
-            pages: prepared.pages,
-            characters: prepared.characters,
-            embedder: embedder.id,
-            message: prepared.warnings.length
-              ? `some pages were skipped: ${prepared.warnings.join('; ')}`
-              : '',
-          },
+        const attempt = { generation, replaces: job.replaces, embedder: embedder.id };
+        const completed = await store.chunkCommits.commit({
+          completion: completionOf(source, prepared, refresh, attempt),
           records: prepared.chunks.map((chunk) => ({
             ...chunk,
             sourceId: source.id,
@@ -236,6 +234,8 @@ export function createIngestion(deps: {
           vectors: prepared.vectors,
           signal,
         });
+        if (completed && refresh.live?.generation != null)
+          logger.log('info', 'source refreshed', { source_id: source.id, ...refreshFigures(prepared) });
       } finally {
         rowsAwaitingCommit.release(prepared.chunks.length);
       }
@@ -290,9 +290,13 @@ export function createIngestion(deps: {
         error: String(error),
         stack: (error as Error).stack,
       });
+    const reason =
+      message ?? `${source.name} could not be processed because of an internal error; see the daemon log`;
+    // A source replaced or synced keeps its last chunks: its users should know they are not the new ones.
+    const kept = (await store.sources.liveGeneration(source.id)) !== undefined;
     await jobs.fail(
       attempt,
-      message ?? `${source.name} could not be processed because of an internal error; see the daemon log`,
+      kept ? `${reason}; the previous version is still in use` : reason,
       timestamp(clock),
     );
   }
@@ -333,6 +337,11 @@ export function createIngestion(deps: {
     cancel(sourceIds: string[]): void {
       const ids = new Set(sourceIds);
       drop((job) => ids.has(job.source.id));
+    },
+
+    /** Stops the attempts of a source up to this generation: its content was replaced, and a new job queued. */
+    supersede(sourceId: string, upToGeneration: number): void {
+      drop((job) => job.source.id === sourceId && job.generation <= upToGeneration);
     },
 
     cancelApplication(applicationId: string): void {
@@ -378,7 +387,7 @@ export function createIngestion(deps: {
           await Promise.all(running.map(({ done }) => done));
           continue;
         }
-        const { waiting, leased } = await jobs.counts();
+        const { waiting, leased } = await jobs.counts(clock.now().getTime());
         if (waiting === 0 && leased === 0 && !this.busy()) return;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -1,17 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { ListQuery } from '../../src/api/common.ts';
-import type {
-  ClearedSources,
-  CreateSourceBody,
-  EmbedStatus,
-  Source,
-  SourceChunk,
+import {
+  type ClearedSources,
+  type CreateSourceBody,
+  type EmbedStatus,
+  SOURCE_CONTENT,
+  type Source,
+  type SourceChunk,
+  SYNCABLE_TYPES,
+  type UpdateSourceBody,
 } from '../../src/api/sources.ts';
 import { type Clock, timestamp } from '../clock.ts';
-import { notFound } from '../errors.ts';
+import { invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord, SourceRecord, SourceSummary } from '../store/records.ts';
-import { laneOf, type NewSource } from '../store/sources.ts';
+import { laneOf, type NewContent, type NewSource } from '../store/sources.ts';
 import { findApplication } from './applications.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
@@ -30,9 +34,20 @@ export function toSource(record: SourceSummary | SourceRecord): Source {
     chunks: record.chunks,
     pages: record.pages,
     characters: record.characters,
+    content_hash: record.content_hash,
+    sync_interval: record.sync_interval,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
+}
+
+function isSyncable(source: Pick<SourceRecord, 'type'>): boolean {
+  return (SYNCABLE_TYPES as readonly string[]).includes(source.type);
+}
+
+/** A text's content hash: SHA-256 of its UTF-8, as a client can compute it. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export type SourceService = ReturnType<typeof createSourceService>;
@@ -61,9 +76,16 @@ export function createSourceService(deps: {
   ): Promise<NewSource> {
     const { account } = caller;
     let size = 0;
-    if (body.type === 'text') size = body.content.length;
-    if (body.type === 'file' && !body.content.startsWith('http'))
-      size = (await files.find(account, body.content, `${paramPrefix}content`)).bytes;
+    let hash: string | null = null;
+    if (body.type === 'text') {
+      size = body.content.length;
+      hash = textHash(body.content);
+    }
+    if (body.type === 'file' && !body.content.startsWith('http')) {
+      const file = await files.find(account, body.content, `${paramPrefix}content`);
+      size = file.bytes;
+      hash = file.sha256;
+    }
     const record: SourceRecord = {
       id: newId('src'),
       account_id: account.id,
@@ -78,6 +100,8 @@ export function createSourceService(deps: {
       characters: 0,
       embedder: null,
       allow_private_addresses: caller.key.admin,
+      content_hash: hash,
+      sync_interval: 'sync_interval' in body ? (body.sync_interval ?? null) : null,
       created_at: now,
       updated_at: now,
     };
@@ -118,6 +142,47 @@ export function createSourceService(deps: {
     if (filter.applicationId !== undefined)
       await findApplication(store, account, filter.applicationId, filter.param);
     return (await store.sources.list(account.id, filter, query)).map(toSource);
+  }
+
+  /** New content for a source, checked against its type, with its hash when it is known before reading. */
+  async function newContent(
+    account: AccountRecord,
+    source: SourceRecord,
+    value: unknown,
+  ): Promise<NewContent> {
+    const parsed = SOURCE_CONTENT[source.type].safeParse(value);
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? 'invalid content';
+      throw invalidRequest(
+        `${message.startsWith('content') ? '' : 'content: '}${message} (for a ${source.type} source)`,
+        'content',
+      );
+    }
+    const content = parsed.data;
+    if (source.type === 'text') {
+      const text = String(content);
+      return { value: text, hash: textHash(text), lane: 'local', size: text.length };
+    }
+    if (source.type === 'file' && !String(content).startsWith('http')) {
+      const file = await files.find(account, String(content), 'content');
+      return { value: file.id, hash: file.sha256, lane: 'local', size: file.bytes, fileId: file.id };
+    }
+    return { value: content, hash: null, lane: laneOf(source.type, content), size: 0 };
+  }
+
+  function checkUpdate(source: SourceRecord, body: UpdateSourceBody): void {
+    if (body.type !== undefined && body.type !== source.type) {
+      throw invalidRequest(
+        `source ${source.id} is a ${source.type} source, and a source's type cannot change; add a new source instead`,
+        'type',
+      );
+    }
+    if (typeof body.sync_interval === 'number' && !isSyncable(source)) {
+      throw invalidRequest(
+        `only url, urls and website sources are synced periodically; a ${source.type} source changes when you update it (PUT /sources/{id})`,
+        'sync_interval',
+      );
+    }
   }
 
   /** After a delete commits: stop ingesting the sources, and remove their chunks from LanceDB. */
@@ -164,6 +229,48 @@ export function createSourceService(deps: {
       return chunks.map(({ index, page, text, url }) =>
         url ? { index, page, text, url } : { index, page, text },
       );
+    },
+
+    /**
+     * Changes a source's name, sync interval or content. New content is ingested in the background while the
+     * current chunks stay searchable; they are swapped in one step once the new ones are stored.
+     */
+    async update(account: AccountRecord, id: string, body: UpdateSourceBody): Promise<Source> {
+      const source = await find(account, id);
+      checkUpdate(source, body);
+      const content =
+        body.content === undefined ? undefined : await newContent(account, source, body.content);
+      if (source.type === 'text' && content !== undefined) {
+        const growth = Buffer.byteLength(String(content.value)) - Buffer.byteLength(String(source.content));
+        if (growth > 0) await quota.check(account.id, growth);
+      }
+      const updated = await store.sources.update(
+        account.id,
+        id,
+        { name: body.name, content, syncInterval: body.sync_interval },
+        clock.now().getTime(),
+        timestamp(clock),
+      );
+      if (!updated) throw notFound('source', id);
+      if (updated.queued) ingestion.supersede(id, updated.supersededUpTo);
+      if (updated.queued || body.sync_interval !== undefined) ingestion.wake();
+      return toSource(updated.record);
+    },
+
+    /** Reads a web source again (conditionally: pages the server says are unchanged are not read again). */
+    async sync(account: AccountRecord, id: string): Promise<Source> {
+      const source = await find(account, id);
+      if (!isSyncable(source)) {
+        const how =
+          source.type === 'text'
+            ? 'to change it, PUT /sources/{id} with the new text (ckb source update ID --text …)'
+            : 'to refresh it, PUT /sources/{id} with a new file_id (ckb source update ID --file PATH)';
+        throw invalidRequest(`source ${id} is a ${source.type} source, which has nothing to sync; ${how}`);
+      }
+      const synced = await store.sources.requestSync(account.id, id, clock.now().getTime(), timestamp(clock));
+      if (!synced) throw notFound('source', id);
+      if (synced.queued) ingestion.wake();
+      return toSource(synced.record);
     },
 
     async remove(account: AccountRecord, id: string): Promise<{ id: string; deleted: true }> {

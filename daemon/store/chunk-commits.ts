@@ -65,10 +65,14 @@ export function createChunkCommits(deps: { chunkIndex: ChunkIndex; jobs: JobStor
     );
     const leftovers: ChunkSelection[] = [];
     for (const { completion } of attempts) {
-      const { sourceId, generation } = completion;
+      const { sourceId, generation, keeps } = completion;
       if (!completed.has(sourceId))
         leftovers.push({ sourceId, generationsFrom: generation, generationsBelow: generation + 1 });
-      else if (completion.replaces) leftovers.push({ sourceId, generationsBelow: generation });
+      else if (keeps !== undefined) {
+        // The kept generation stays; older ones, and any of attempts cut short since, go.
+        leftovers.push({ sourceId, generationsBelow: keeps });
+        leftovers.push({ sourceId, generationsFrom: keeps + 1, generationsBelow: generation + 1 });
+      } else if (completion.replaces) leftovers.push({ sourceId, generationsBelow: generation });
     }
     // Not awaited: the sources are done; the deletes queue behind this commit on the index's write lane.
     chunkIndex.delete(leftovers).catch(() => {});

@@ -15,6 +15,11 @@ export interface StoredChunk {
   url?: string;
 }
 
+export interface EmbeddedText {
+  searchText: string;
+  vector: Float32Array;
+}
+
 export interface ChunkHit {
   sourceId: string;
   /** The ingestion attempt that wrote the chunk: only the source's live generation may be shown. */
@@ -38,6 +43,8 @@ export interface ChunkIndex {
   add(records: ChunkRecord[], vectors: Float32Array[]): Promise<void>;
   delete(selections: ChunkSelection[]): Promise<void>;
   list(sourceId: string, generation: number): Promise<StoredChunk[]>;
+  /** The text each chunk of a generation was embedded from, with its vector: what a new version may reuse. */
+  vectors(sourceId: string, generation: number): Promise<EmbeddedText[]>;
   fullTextSearch(query: string, applicationId: string, limit: number): Promise<ChunkHit[]>;
   vectorSearch(vector: Float32Array, applicationId: string, limit: number): Promise<ChunkHit[]>;
   /** Resolves once every committed chunk is on disk, not only in the operating system's cache. */
@@ -192,6 +199,24 @@ class LanceChunkIndex implements ChunkIndex {
       .select(HIT_COLUMNS)
       .toArray();
     return rows.map((row) => toStoredChunk(row)).sort((left, right) => left.index - right.index);
+  }
+
+  async vectors(sourceId: string, generation: number): Promise<EmbeddedText[]> {
+    const table = await this.table
+      .query()
+      .where(`sourceId = ${quote(sourceId)} AND generation = ${generation}`)
+      .select(['searchText', 'vector'])
+      .toArrow();
+    const texts = table.getChild('searchText');
+    const vectors = table.getChild('vector');
+    if (!texts || !vectors) return [];
+    const found: EmbeddedText[] = [];
+    for (let row = 0; row < table.numRows; row++) {
+      const vector = vectors.get(row) as { toArray(): Float32Array } | null;
+      if (vector)
+        found.push({ searchText: String(texts.get(row)), vector: Float32Array.from(vector.toArray()) });
+    }
+    return found;
   }
 
   async fullTextSearch(query: string, applicationId: string, limit: number): Promise<ChunkHit[]> {

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from './database.ts';
 import type { SourceRecord } from './records.ts';
 import type { Lane, Schema } from './schema.ts';
+import { recordVersion, type SourceVersion, scheduleNextSync } from './source-versions.ts';
 import { decodeContent } from './sources.ts';
 
 /** A job this process holds a lease on: its source, and the generation its chunks are written under. */
@@ -30,6 +31,13 @@ export interface Completion extends AttemptEnd {
   characters: number;
   embedder: string;
   message: string;
+  /**
+   * The live generation this attempt keeps, having found the content unchanged (it wrote no chunks); without
+   * it, the attempt's own generation becomes live.
+   */
+  keeps?: number;
+  /** What the new version was made from (web sources: the pages and their hash), kept for the next re-sync. */
+  version?: SourceVersion;
 }
 
 export type JobStore = ReturnType<typeof createJobStore>;
@@ -131,6 +139,8 @@ export function createJobStore(database: Database, owner: string) {
             characters: row.characters,
             embedder: row.embedder,
             allow_private_addresses: Boolean(row.allow_private_addresses),
+            content_hash: row.content_hash,
+            sync_interval: row.sync_interval,
             created_at: row.created_at,
             updated_at: row.updated_at,
           },
@@ -199,11 +209,12 @@ export function createJobStore(database: Database, owner: string) {
               pages: completion.pages,
               characters: completion.characters,
               embedder: completion.embedder,
-              generation: completion.generation,
+              generation: completion.keeps ?? completion.generation,
               updated_at: at,
             })
             .where('id', '=', completion.sourceId)
             .execute();
+          await recordVersion(trx, completion.sourceId, completion.version, at);
           completed.add(completion.sourceId);
         }
         return completed;
@@ -224,6 +235,7 @@ export function createJobStore(database: Database, owner: string) {
           }))
           .where('id', '=', end.sourceId)
           .execute();
+        await scheduleNextSync(trx, end.sourceId, at);
         return true;
       });
     },
@@ -279,10 +291,17 @@ export function createJobStore(database: Database, owner: string) {
       return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
     },
 
-    /** Jobs waiting and leased, for health reports and tests. */
-    async counts(): Promise<{ waiting: number; leased: number }> {
-      const rows = await db
-        .selectFrom('jobs')
+    /**
+     * Jobs waiting and leased, for health reports and tests. Given `now`, a periodic re-sync not yet due (no
+     * attempts, `run_after` later) is not counted as waiting.
+     */
+    async counts(now?: number): Promise<{ waiting: number; leased: number }> {
+      let query = db.selectFrom('jobs');
+      if (now !== undefined)
+        query = query.where((eb) =>
+          eb.or([eb('attempts', '>', 0), eb('run_after', '<=', now), eb('lease_owner', 'is not', null)]),
+        );
+      const rows = await query
         .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.count<number>('lease_owner').as('leased')])
         .executeTakeFirstOrThrow();
       return { waiting: Number(rows.all) - Number(rows.leased), leased: Number(rows.leased) };

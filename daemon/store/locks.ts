@@ -13,3 +13,14 @@ export function sharedLock<DB, TB extends keyof DB, O>(
 ): SelectQueryBuilder<DB, TB, O> {
   return database.kind === 'postgres' ? query.forShare() : query;
 }
+
+/**
+ * Locks the rows a transaction read until it commits, so two transactions that change the same rows after
+ * reading them (two updates of one source) run one after the other. SQLite runs one writer at a time already.
+ */
+export function exclusiveLock<DB, TB extends keyof DB, O>(
+  database: Database,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return database.kind === 'postgres' ? query.forUpdate() : query;
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type ColumnDataType,
   type Expression,
@@ -13,7 +14,7 @@ import type { DatabaseKind } from './database.ts';
  * The schema's versions, oldest first. A migration is never edited once released: a change is a new one.
  * Names sort in the order they run.
  */
-function migrations(kind: DatabaseKind): Record<string, Migration> {
+export function migrations(kind: DatabaseKind): Record<string, Migration> {
   // Ids are compared byte by byte (keyset paging, newest first); a PostgreSQL database created with a
   // language's collation would order them otherwise.
   const id: ColumnDataType | Expression<unknown> = kind === 'postgres' ? sql`text collate "C"` : 'text';
@@ -173,7 +174,72 @@ function migrations(kind: DatabaseKind): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_source_versions': {
+      async up(db: Kysely<unknown>) {
+        // What a source's content hashes to, so unchanged content is never ingested again, and how often a web
+        // source is fetched again (seconds; null: only when asked).
+        await db.schema.alterTable('sources').addColumn('content_hash', 'text').execute();
+        await db.schema.alterTable('sources').addColumn('sync_interval', 'integer').execute();
+        // The web pages the live chunks were made from: their text, for pages a server says are unchanged (304),
+        // the validators that let it say so, and a crawled page's links, to crawl on from it without reading it.
+        await db.schema
+          .createTable('source_pages')
+          .addColumn('source_id', id, (column) =>
+            column.notNull().references('sources.id').onDelete('cascade'),
+          )
+          .addColumn('position', 'integer', (column) => column.notNull())
+          .addColumn('address', 'text', (column) => column.notNull())
+          .addColumn('url', 'text', (column) => column.notNull())
+          .addColumn('canonical_url', 'text')
+          .addColumn('title', 'text')
+          .addColumn('text', 'text', (column) => column.notNull())
+          .addColumn('links', 'text', (column) => column.notNull())
+          .addColumn('etag', 'text')
+          .addColumn('last_modified', 'text')
+          .addPrimaryKeyConstraint('source_pages_key', ['source_id', 'position'])
+          .execute();
+        await backfillContentHashes(db as Kysely<BackfillSchema>);
+      },
+    },
   };
+}
+
+interface BackfillSchema {
+  sources: { id: string; type: string; content: string; content_hash: string | null };
+  files: { id: string; sha256: string };
+}
+
+/** Sources from before content hashes: an uploaded file's is the file's, a text's is its own. */
+async function backfillContentHashes(db: Kysely<BackfillSchema>): Promise<void> {
+  await db
+    .updateTable('sources')
+    .set((eb) => ({
+      content_hash: eb
+        .selectFrom('files')
+        .select('files.sha256')
+        .whereRef('files.id', '=', 'sources.content'),
+    }))
+    .where('type', '=', 'file')
+    .execute();
+  let after = '';
+  for (;;) {
+    const texts = await db
+      .selectFrom('sources')
+      .select(['id', 'content'])
+      .where('type', '=', 'text')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    if (texts.length === 0) return;
+    for (const text of texts)
+      await db
+        .updateTable('sources')
+        .set({ content_hash: createHash('sha256').update(text.content).digest('hex') })
+        .where('id', '=', text.id)
+        .execute();
+    after = texts.at(-1)!.id;
+  }
 }
 
 /** Thrown when the database holds migrations this code does not know: it was upgraded by a newer ckb. */

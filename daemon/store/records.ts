@@ -46,6 +46,10 @@ export interface SourceRecord {
   embedder: string | null;
   /** Added with an admin key: on a loopback daemon, it may fetch private addresses (private-addresses.ts). */
   allow_private_addresses: boolean;
+  /** See SourceTable in schema.ts. */
+  content_hash: string | null;
+  /** Seconds between re-syncs of a web source; null: none. */
+  sync_interval: number | null;
   created_at: string;
   updated_at: string;
 }

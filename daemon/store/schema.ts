@@ -15,6 +15,7 @@ export interface Schema {
   conversations: ConversationTable;
   messages: MessageTable;
   jobs: JobTable;
+  source_pages: SourcePageTable;
   chunk_purges: ChunkPurgeTable;
   settings: SettingTable;
 }
@@ -73,8 +74,37 @@ export interface SourceTable {
   generation: number | null;
   /** The last generation handed to an attempt. */
   last_generation: number;
+  /**
+   * SHA-256 of the content: a text's, an uploaded file's bytes (both known when the content is given); for
+   * content fetched from the web, of the pages the live chunks were made from (null until then).
+   */
+  content_hash: string | null;
+  /** Seconds between two re-syncs of a web source, run by the job queue (source-versions.ts); null: none. */
+  sync_interval: number | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A web page the live chunks of a `url`, `urls`, `website` or file-by-URL source were made from, written in the
+ * transaction that makes those chunks live. A re-sync asks the server whether each page changed (its validators)
+ * and, when it did not, uses the text kept here instead of reading the page again.
+ */
+export interface SourcePageTable {
+  source_id: string;
+  /** The page's number in the source (1-based; a PDF behind one address has several, with that address). */
+  position: number;
+  /** The address requested, which a re-sync requests again. */
+  address: string;
+  /** The address after redirects. */
+  url: string;
+  canonical_url: string | null;
+  title: string | null;
+  text: string;
+  /** The page's links as JSON, for a crawl that follows links; `[]` otherwise. */
+  links: string;
+  etag: string | null;
+  last_modified: string | null;
 }
 
 export interface FileTable {
@@ -114,7 +144,10 @@ export interface MessageTable {
 
 export type Lane = 'local' | 'web';
 
-/** A source waiting to be ingested, or being ingested under a lease. */
+/**
+ * A source waiting to be ingested, or being ingested under a lease. The next periodic re-sync of a web source
+ * waits as a job too: one with no attempts yet and `run_after` in the future (source-versions.ts).
+ */
 export interface JobTable {
   id: string;
   source_id: string;

@@ -1,12 +1,13 @@
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Database } from './database.ts';
-import { sharedLock } from './locks.ts';
+import { exclusiveLock, sharedLock } from './locks.ts';
 import { newestFirst, type Page } from './paging.ts';
 import type { SourceRecord, SourceSummary } from './records.ts';
-import type { Lane, SourceTable } from './schema.ts';
+import type { Lane, Schema, SourceTable } from './schema.ts';
+import { jobRow } from './source-versions.ts';
 
 /** A `urls` source's content is a list, stored as JSON; every other type's is one string, stored as it is. */
 export function encodeContent(type: SourceType, content: string | string[]): string {
@@ -30,6 +31,8 @@ const SUMMARY_COLUMNS = [
   'characters',
   'embedder',
   'allow_private_addresses',
+  'content_hash',
+  'sync_interval',
   'created_at',
   'updated_at',
 ] as const;
@@ -48,6 +51,8 @@ function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[n
     characters: row.characters,
     embedder: row.embedder,
     allow_private_addresses: Boolean(row.allow_private_addresses),
+    content_hash: row.content_hash,
+    sync_interval: row.sync_interval,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -64,6 +69,31 @@ export interface NewSource {
 export interface SourceFilter {
   applicationId?: string | undefined;
   status?: EmbedStatus | undefined;
+}
+
+/** New content for a source, with its hash when known before it is read (a text's, an uploaded file's). */
+export interface NewContent {
+  value: string | string[];
+  hash: string | null;
+  lane: Lane;
+  size: number;
+  /** The uploaded file it names, which must still exist when the change commits. */
+  fileId?: string | undefined;
+}
+
+export interface SourceChange {
+  name?: string | undefined;
+  content?: NewContent | undefined;
+  /** Seconds between re-syncs, or null for none. */
+  syncInterval?: number | null | undefined;
+}
+
+/** What an update did: the source as it now is, and whether a new ingestion of it was queued. */
+export interface UpdatedSource {
+  record: SourceRecord;
+  queued: boolean;
+  /** Attempts of the source up to this generation were fenced out: they can no longer complete. */
+  supersededUpTo: number;
 }
 
 /** Rows per INSERT: SQLite binds at most 32,766 values in one statement. */
@@ -143,19 +173,7 @@ export function createSourceStore(database: Database) {
           await trx
             .insertInto('jobs')
             .values(
-              slice.map(({ record, lane, size }) => ({
-                id: newId('job'),
-                source_id: record.id,
-                lane,
-                size,
-                attempts: 0,
-                lease_owner: null,
-                lease_expires_at: null,
-                generation: null,
-                run_after: 0,
-                last_error: '',
-                created_at: record.created_at,
-              })),
+              slice.map(({ record, lane, size }) => jobRow(record.id, lane, size, 0, record.created_at)),
             )
             .execute();
         }
@@ -252,7 +270,10 @@ export function createSourceStore(database: Database) {
       return Number(files.bytes) + Number(sources.bytes);
     },
 
-    /** Sources whose live chunks another embedder made: they are embedded again by the current one. */
+    /**
+     * Sources whose live chunks another embedder made: they are embedded again by the current one. A source
+     * whose only job is its next periodic sync, not yet due, is embedded again now.
+     */
     async requeueOtherEmbedders(embedderId: string, now: string): Promise<number> {
       return database.transaction(async (trx) => {
         const rows = await trx
@@ -263,7 +284,16 @@ export function createSourceStore(database: Database) {
           .select(sql<string>`case when sources.type = 'file' then sources.content else '' end`.as('content'))
           .where('sources.embedder', 'is not', null)
           .where('sources.embedder', '!=', embedderId)
-          .where('jobs.id', 'is', null)
+          .where((eb) =>
+            eb.or([
+              eb('jobs.id', 'is', null),
+              eb.and([
+                eb('jobs.attempts', '=', 0),
+                eb('jobs.lease_owner', 'is', null),
+                eb('jobs.run_after', '>', 0),
+              ]),
+            ]),
+          )
           .execute();
         for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
           const slice = rows.slice(start, start + ROWS_PER_INSERT);
@@ -274,29 +304,179 @@ export function createSourceStore(database: Database) {
             .set({ embed_status: 'PENDING', embed_status_message: '', generation: null, updated_at: now })
             .where('id', 'in', ids)
             .execute();
+          await trx.deleteFrom('jobs').where('source_id', 'in', ids).execute();
           await trx
             .insertInto('jobs')
             .values(
-              slice.map((row) => ({
-                id: newId('job'),
-                source_id: row.id,
-                lane: laneOf(row.type, row.content),
-                size: row.content_bytes,
-                attempts: 0,
-                lease_owner: null,
-                lease_expires_at: null,
-                generation: null,
-                run_after: 0,
-                last_error: '',
-                created_at: now,
-              })),
+              slice.map((row) => jobRow(row.id, laneOf(row.type, row.content), row.content_bytes, 0, now)),
             )
             .execute();
         }
         return rows.length;
       });
     },
+
+    /**
+     * Changes a source in one transaction: its name, its sync interval, and its content, which queues a new
+     * ingestion in place of any job it had (an attempt still running can no longer complete). The source keeps
+     * its id and its live chunks until the new ones are committed. Content equal to the current one queues
+     * nothing, except to try a FAILED source again. Undefined when the account has no such source.
+     */
+    async update(
+      accountId: string,
+      id: string,
+      change: SourceChange,
+      now: number,
+      at: string,
+    ): Promise<UpdatedSource | undefined> {
+      return database.transaction(async (trx) => {
+        // The job first, then the source: the order completing an attempt takes them in.
+        const job = await exclusiveLock(
+          database,
+          trx.selectFrom('jobs').select(['attempts', 'lease_owner', 'run_after']).where('source_id', '=', id),
+        ).executeTakeFirst();
+        const row = await exclusiveLock(
+          database,
+          trx.selectFrom('sources').selectAll().where('id', '=', id).where('account_id', '=', accountId),
+        ).executeTakeFirst();
+        if (!row) return undefined;
+        const { content } = change;
+        if (content?.fileId !== undefined) {
+          const file = await sharedLock(
+            database,
+            trx
+              .selectFrom('files')
+              .select('id')
+              .where('id', '=', content.fileId)
+              .where('account_id', '=', accountId),
+          ).executeTakeFirst();
+          if (!file) throw notFound('file', content.fileId, 'content');
+        }
+        const encoded = content && encodeContent(row.type, content.value);
+        const changed =
+          content !== undefined &&
+          (content.hash === null ? encoded !== row.content : content.hash !== row.content_hash);
+        const queued = changed || (content !== undefined && row.embed_status === 'FAILED');
+        // Web content is hashed once it is read: new addresses have no hash until then.
+        const hash =
+          content === undefined ? row.content_hash : (content.hash ?? (changed ? null : row.content_hash));
+        await trx
+          .updateTable('sources')
+          .set({
+            ...(change.name === undefined ? {} : { name: change.name }),
+            ...(encoded === undefined
+              ? {}
+              : { content: encoded, content_bytes: Buffer.byteLength(encoded), content_hash: hash }),
+            ...(change.syncInterval === undefined ? {} : { sync_interval: change.syncInterval }),
+            ...(queued ? { embed_status: 'PENDING' as const, embed_status_message: '' } : {}),
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
+        // Content read locally (a text, an uploaded file) has no web pages to ask about again.
+        if (content !== undefined && content.hash !== null)
+          await trx.deleteFrom('source_pages').where('source_id', '=', id).execute();
+        if (queued) {
+          const fresh = jobRow(id, content!.lane, content!.size, 0, at);
+          await trx
+            .insertInto('jobs')
+            .values(fresh)
+            .onConflict((conflict) => conflict.column('source_id').doUpdateSet(fresh))
+            .execute();
+        } else if (change.syncInterval !== undefined) {
+          await reschedule(trx, id, job, change.syncInterval, now, at);
+        }
+        const updated = await trx
+          .selectFrom('sources')
+          .select([...SUMMARY_COLUMNS, 'content'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return {
+          record: { ...toSummary(updated), content: decodeContent(updated.type, updated.content) },
+          queued,
+          supersededUpTo: row.last_generation,
+        };
+      });
+    },
+
+    /**
+     * Queues a web source to be read again now, unless an attempt is under way or queued already (a periodic
+     * sync not yet due is brought forward). Undefined when the account has no such source.
+     */
+    async requestSync(
+      accountId: string,
+      id: string,
+      now: number,
+      at: string,
+    ): Promise<{ record: SourceRecord; queued: boolean } | undefined> {
+      return database.transaction(async (trx) => {
+        const job = await exclusiveLock(
+          database,
+          trx.selectFrom('jobs').select(['lease_owner', 'run_after']).where('source_id', '=', id),
+        ).executeTakeFirst();
+        const row = await exclusiveLock(
+          database,
+          trx.selectFrom('sources').select('id').where('id', '=', id).where('account_id', '=', accountId),
+        ).executeTakeFirst();
+        if (!row) return undefined;
+        const queued = job === undefined || (job.lease_owner === null && job.run_after > now);
+        if (job === undefined) {
+          // Another request may queue it at the same time (PostgreSQL): one job is enough.
+          await trx
+            .insertInto('jobs')
+            .values(jobRow(id, 'web', 0, 0, at))
+            .onConflict((conflict) => conflict.column('source_id').doNothing())
+            .execute();
+        } else if (queued) {
+          await trx.updateTable('jobs').set({ run_after: 0 }).where('source_id', '=', id).execute();
+        }
+        if (queued)
+          await trx
+            .updateTable('sources')
+            .set({ embed_status: 'PENDING', embed_status_message: '', updated_at: at })
+            .where('id', '=', id)
+            .execute();
+        const updated = await trx
+          .selectFrom('sources')
+          .select([...SUMMARY_COLUMNS, 'content'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        return {
+          record: { ...toSummary(updated), content: decodeContent(updated.type, updated.content) },
+          queued,
+        };
+      });
+    },
   };
+}
+
+/**
+ * A new sync interval without new content: the next periodic sync is due one interval from now, or, with no
+ * interval, is dropped. A job that is more than that (an ingestion queued or under way, a retry) is left alone.
+ */
+async function reschedule(
+  trx: Transaction<Schema>,
+  id: string,
+  job: { attempts: number; lease_owner: string | null; run_after: number } | undefined,
+  interval: number | null,
+  now: number,
+  at: string,
+): Promise<void> {
+  const scheduled = job !== undefined && job.attempts === 0 && job.lease_owner === null && job.run_after > 0;
+  if (job !== undefined && !scheduled) return;
+  if (interval === null) {
+    if (scheduled) await trx.deleteFrom('jobs').where('source_id', '=', id).execute();
+    return;
+  }
+  const runAfter = now + interval * 1000;
+  if (scheduled)
+    await trx.updateTable('jobs').set({ run_after: runAfter }).where('source_id', '=', id).execute();
+  else
+    await trx
+      .insertInto('jobs')
+      .values(jobRow(id, 'web', 0, runAfter, at))
+      .onConflict((conflict) => conflict.column('source_id').doNothing())
+      .execute();
 }
 
 /** Text and uploaded files are read locally; everything else waits on other servers. */

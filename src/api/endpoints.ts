@@ -14,6 +14,7 @@ import {
   Source,
   SourceChunk,
   SourcesQuery,
+  UpdateSourceBody,
 } from './sources.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
@@ -208,6 +209,29 @@ export const ENDPOINTS: readonly Endpoint[] = [
     operationId: 'getSource',
     errors: [404],
     summary: 'Get a source',
+    auth: 'key',
+    status: 200,
+    response: Source,
+  },
+  {
+    method: 'put',
+    path: '/sources/{id}',
+    operationId: 'updateSource',
+    errors: [400, 404, 413],
+    summary:
+      'Update a source (ext): its name, sync_interval, or content, ingested anew in place (same id); the current chunks stay searchable until the new ones replace them in one step',
+    auth: 'key',
+    status: 200,
+    body: UpdateSourceBody,
+    response: Source,
+  },
+  {
+    method: 'post',
+    path: '/sources/{id}/sync',
+    operationId: 'syncSource',
+    errors: [400, 404],
+    summary:
+      'Read a url, urls or website source again (ext): pages the server says are unchanged keep their chunks; 400 for text and file sources, which change by PUT',
     auth: 'key',
     status: 200,
     response: Source,

@@ -125,6 +125,29 @@ export function expandFilePaths(paths: readonly string[]): FilePaths {
   return { ok: true, value: files, skipped };
 }
 
+/**
+ * The name a file's source has: its path within a folder, else the file's own name as the daemon keeps it
+ * (control characters removed), as `source add --file` names it.
+ */
+export function sourceNameOf(file: FileToAdd): string {
+  return file.name ?? withoutControlCharacters(basename(file.path)).trim();
+}
+
+/**
+ * Which source names files under these paths can have: those within a folder begin with the folder's own name;
+ * a file given alone has its name. `ckb sync --delete` removes only sources named so.
+ */
+export function namesUnder(paths: readonly string[]): (name: string) => boolean {
+  const prefixes: string[] = [];
+  const names = new Set<string>();
+  for (const path of paths) {
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory())
+      prefixes.push(`${withoutControlCharacters(basename(resolve(path)))}/`);
+    else names.add(sourceNameOf({ path }));
+  }
+  return (name) => names.has(name) || prefixes.some((prefix) => name.startsWith(prefix));
+}
+
 /** `3 files of other types were skipped (.png, .xlsx)`: what a folder held that will not be added. */
 export function skippedNotice(skipped: readonly string[]): string | undefined {
   if (skipped.length === 0) return undefined;

@@ -12,6 +12,7 @@ import { examples } from './options.ts';
 import { registerQuickstart } from './quickstart.ts';
 import { registerSearch } from './search.ts';
 import { registerSources } from './sources.ts';
+import { registerSync } from './sync.ts';
 
 export { CommanderError } from 'commander';
 
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerDaemon(program);
   registerApps(program);
   registerSources(program);
+  registerSync(program);
   registerFiles(program);
   registerSearch(program);
   registerChat(program);

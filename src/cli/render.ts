@@ -1,4 +1,5 @@
 import type { Application, Conversation, Deleted, Message, ReplySource, Source } from '../api/index.ts';
+import { formatInterval } from './duration.ts';
 import { type Output, oneLine, shortTime } from './output.ts';
 
 export function printApplication(output: Output, app: Application): void {
@@ -68,6 +69,15 @@ export function printSource(output: Output, source: Source): void {
     ['pages', String(source.pages)],
     ['chunks', String(source.chunks)],
     ['characters', String(source.characters)],
+    ...(source.content_hash ? [['content hash', source.content_hash] as [string, string]] : []),
+    ...(['url', 'urls', 'website'].includes(source.type)
+      ? [
+          [
+            'synced',
+            source.sync_interval === null ? 'when asked' : `every ${formatInterval(source.sync_interval)}`,
+          ] as [string, string],
+        ]
+      : []),
     ['created', source.created_at],
     ['updated', source.updated_at],
   ]);

@@ -58,8 +58,10 @@ async function sourceBody(session: Session, flags: AddFlags): Promise<SourceInpu
       name: flags.name ?? nameFromText(flags.text),
     };
   }
+  const interval = typeof flags.syncInterval === 'number' ? { sync_interval: flags.syncInterval } : {};
   if (flags.url !== undefined) {
-    return { application_id, type: 'url', content: flags.url, name: flags.name ?? nameFromUrl(flags.url) };
+    const name = flags.name ?? nameFromUrl(flags.url);
+    return { application_id, type: 'url', content: flags.url, name, ...interval };
   }
   if (flags.urls !== undefined) {
     const [first = ''] = flags.urls;
@@ -69,6 +71,7 @@ async function sourceBody(session: Session, flags: AddFlags): Promise<SourceInpu
       type: 'urls',
       content: flags.urls,
       name: flags.name ?? `${nameFromUrl(first)}${more}`,
+      ...interval,
     };
   }
   if (flags.website !== undefined) {
@@ -77,6 +80,7 @@ async function sourceBody(session: Session, flags: AddFlags): Promise<SourceInpu
       type: 'website',
       content: flags.website,
       name: flags.name ?? new URL(flags.website).host,
+      ...interval,
     };
   }
   const [file = ''] = flags.file ?? [];

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { EmbedStatus } from '../api/sources.ts';
+import { parseInterval } from './duration.ts';
 import type { FileToAdd } from './file-paths.ts';
 import { connect, examples, globalOptions } from './options.ts';
 
@@ -12,7 +13,24 @@ export interface AddFlags {
   website?: string;
   name?: string;
   wait?: boolean;
+  /** Seconds between periodic syncs of a web source, or `off`. */
+  syncInterval?: number | 'off';
 }
+
+/** `ckb source update`: new content (one kind at most), a new name or sync interval. */
+export interface UpdateFlags {
+  text?: string;
+  file?: string;
+  url?: string;
+  urls?: string[];
+  website?: string;
+  name?: string;
+  syncInterval?: number | 'off';
+  wait?: boolean;
+}
+
+const INTERVAL_HELP =
+  'url, urls and website sources: read again every DURATION (30m, 6h, 1d), by the daemon; off to stop';
 
 // Written out rather than imported from the API's schemas, so registering commands loads no zod.
 const STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const satisfies readonly EmbedStatus[];
@@ -64,11 +82,13 @@ export function registerSources(program: Command): void {
     .option('--urls <urls...>', 'several web pages')
     .option('--website <url>', 'a same-site crawl starting at this URL')
     .option('--name <name>', 'source name (default: from the file, URL or text)')
+    .option('--sync-interval <duration>', INTERVAL_HELP, parseInterval)
     .option('--wait', 'show progress and wait until COMPLETED (exit 1 if FAILED)')
     .addHelpText(
       'after',
       examples(
         'ckb source add --app $APP --file ./docs/ --wait',
+        'ckb source add --app $APP --website https://docs.example.com/ --sync-interval 1d',
         'ckb source add --app $APP --url https://example.com/page',
         'ckb source add --app $APP --website https://docs.example.com/ --wait',
         'ckb source add --app $APP --file $(ckb file upload report.pdf)',
@@ -82,6 +102,14 @@ export function registerSources(program: Command): void {
       if (given.length !== 1) {
         command.error('pass exactly one of --text, --file, --url, --urls, --website', { exitCode: 2 });
       }
+      if (typeof flags.syncInterval === 'number' && !['url', 'urls', 'website'].includes(given[0]!)) {
+        command.error(
+          '--sync-interval is for --url, --urls and --website sources (web pages change by themselves)',
+          {
+            exitCode: 2,
+          },
+        );
+      }
       const files = flags.file === undefined ? [] : await expandFiles(flags.file, flags, command);
       const { addFileSources, addSource } = await import('./source-add.ts');
       const session = await connect(command);
@@ -90,6 +118,68 @@ export function registerSources(program: Command): void {
       if (files.length > 1) await addFileSources(session, flags, files);
       else if (only) await addSource(session, { ...flags, file: [only.path], ...(name ? { name } : {}) });
       else await addSource(session, flags);
+    });
+
+  sources
+    .command('update')
+    .description(
+      'Change a source in place (same id): new content (at most one of --text, --file, --url, --urls, --website), a new name or sync interval; its chunks stay searchable until the new ones replace them',
+    )
+    .argument('<id>', 'source id')
+    .option('--text <text>', 'the new text (text sources)')
+    .option(
+      '--file <path>',
+      'the new file (file sources): a local file (uploaded first; the one it replaces is deleted), an uploaded file id (file_…) or an http(s) URL',
+    )
+    .option('--url <url>', 'the new page (url sources)')
+    .option('--urls <urls...>', 'the new pages (urls sources)')
+    .option('--website <url>', 'the new start page (website sources)')
+    .option('--name <name>', 'new name')
+    .option('--sync-interval <duration>', INTERVAL_HELP, parseInterval)
+    .option('--wait', 'show progress and wait until the new content is COMPLETED (exit 1 if FAILED)')
+    .addHelpText(
+      'after',
+      examples(
+        'ckb source update $SRC --file ./handbook.pdf --wait',
+        'ckb source update $SRC --text "Opening hours: 9 to 6"',
+        'ckb source update $SRC --sync-interval 6h',
+      ),
+    )
+    .action(async (id: string, flags: UpdateFlags, command: Command) => {
+      const contents = (['text', 'file', 'url', 'urls', 'website'] as const).filter(
+        (kind) => flags[kind] !== undefined,
+      );
+      if (contents.length > 1)
+        command.error('pass at most one of --text, --file, --url, --urls, --website', { exitCode: 2 });
+      if (contents.length === 0 && flags.name === undefined && flags.syncInterval === undefined) {
+        command.error(
+          'nothing to update: pass new content (--text, --file, --url, --urls, --website), --name or --sync-interval',
+          { exitCode: 2 },
+        );
+      }
+      const { missingLocalFile } = await import('./source-add.ts');
+      if (missingLocalFile(flags.file)) command.error(`no such file: ${flags.file}`, { exitCode: 2 });
+      const { updateSource } = await import('./source-update.ts');
+      await updateSource(await connect(command), id, flags);
+    });
+
+  sources
+    .command('sync')
+    .description(
+      "Read url, urls and website sources again (pages their servers say are unchanged are not read or embedded again): the sources given, or all of an application's",
+    )
+    .argument('[ids...]', 'source ids')
+    .option('--app <id>', 'every url, urls and website source of this application')
+    .option('--wait', 'wait until they are done and say which changed (exit 1 if one FAILED)')
+    .addHelpText('after', examples('ckb source sync $SRC --wait', 'ckb source sync --app $APP'))
+    .action(async (ids: string[], flags: { app?: string; wait?: boolean }, command: Command) => {
+      if ((ids.length === 0) === (flags.app === undefined)) {
+        command.error("name the sources to sync, or pass --app for all of an application's web sources", {
+          exitCode: 2,
+        });
+      }
+      const { syncSources } = await import('./source-update.ts');
+      await syncSources(await connect(command), ids, flags);
     });
 
   sources

@@ -20,6 +20,7 @@ import {
   type EmbedStatus,
   Source,
   SourceChunk,
+  type UpdateSourceBody,
 } from '../api/sources.ts';
 import { InvalidResponseError } from './errors.ts';
 import { createTransport, pathFor, type TransportOptions } from './http.ts';
@@ -31,6 +32,7 @@ export type ClientOptions = TransportOptions;
 export type ApplicationInput = z.input<typeof CreateApplicationBody>;
 export type ApplicationUpdate = z.input<typeof UpdateApplicationBody>;
 export type SourceInput = z.input<typeof CreateSourceBody>;
+export type SourceUpdate = z.input<typeof UpdateSourceBody>;
 export type ConversationInput = Omit<z.input<typeof CreateConversationBody>, 'stream'>;
 export type ConversationUpdate = z.input<typeof UpdateConversationBody>;
 export type SearchInput = z.input<typeof SearchBody>;
@@ -107,6 +109,17 @@ export function createClient(options: ClientOptions) {
       }),
     get: (id: string, request?: RequestOptions) =>
       json(Source, { method: 'GET', path: pathFor('/sources/{id}', id), signal: request?.signal }),
+    /** Changes a source's name, sync interval or content; new content is ingested in place, under the same id. */
+    update: (id: string, body: SourceUpdate, request?: RequestOptions) =>
+      json(Source, {
+        method: 'PUT',
+        path: pathFor('/sources/{id}', id),
+        json: body,
+        signal: request?.signal,
+      }),
+    /** Reads a url, urls or website source again; pages the server says are unchanged are not read again. */
+    sync: (id: string, request?: RequestOptions) =>
+      json(Source, { method: 'POST', path: pathFor('/sources/{id}/sync', id), signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
       json(Deleted, { method: 'DELETE', path: pathFor('/sources/{id}', id), signal: request?.signal }),
     chunks: (id: string, request?: RequestOptions) =>

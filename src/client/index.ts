@@ -12,6 +12,7 @@ export {
   type RequestOptions,
   type SearchInput,
   type SourceInput,
+  type SourceUpdate,
 } from './client.ts';
 export * from './errors.ts';
 export { readServerSentEvents, toStreamEvent } from './sse.ts';

@@ -36,6 +36,8 @@ describe('ckb completion', () => {
     expect(bashCompletes(completion, 'ckb so')).toEqual(['source']);
     expect(bashCompletes(completion, 'ckb source ')).toEqual([
       'add',
+      'update',
+      'sync',
       'wait',
       'list',
       'get',

@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { type DaemonProcess, spawnDaemon } from '../support/daemon-process.ts';
-import { newHome } from '../support/home.ts';
+import { newHome, testDatabaseKind } from '../support/home.ts';
 import { prose } from '../support/prose.ts';
+import { readStorage, storageProblems } from '../support/storage.ts';
 
 const SOURCES = Array.from({ length: 12 }, (_, index) => ({
   name: `doc-${index}`,
@@ -77,3 +78,50 @@ test('a daemon killed with SIGKILL mid-ingestion resumes and converges to a clea
     await rm(crashHome, { recursive: true, force: true });
   }
 });
+
+test('a daemon killed with SIGKILL while replacing a source holds the old version or the new one, whole, after restart', async () => {
+  const home = await newHome();
+  let daemon = await spawnDaemon(home);
+  try {
+    const app = (await daemon.call('POST', '/applications', { name: 'replace' })).body.id;
+    const { body: created } = await daemon.call('POST', '/sources', {
+      application_id: app,
+      type: 'text',
+      name: 'manual',
+      content: prose(100, 1_200),
+    });
+    let [source] = await waitAllDone(daemon);
+    expect(source.embed_status).toBe('COMPLETED');
+    let previous = await chunkTexts(daemon, created.id);
+    // Killed as the new version starts, half-way, and about when it is stored. On PostgreSQL, which other
+    // processes may share, a killed daemon's lease lapses (30 s) before its job is taken again: once is enough.
+    const killAfterMs = testDatabaseKind() === 'postgres' ? [0] : [0, 150, 400];
+    let interrupted = 0;
+    for (const [round, delayMs] of killAfterMs.entries()) {
+      const content = prose(200 + round, 1_200);
+      expect((await daemon.call('PUT', `/sources/${created.id}`, { content })).status).toBe(200);
+      while ((await daemon.call('GET', `/sources/${created.id}`)).body.embed_status === 'PENDING')
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await daemon.kill('SIGKILL');
+
+      daemon = await spawnDaemon(home);
+      const during = await chunkTexts(daemon, created.id);
+      if ((await daemon.call('GET', `/sources/${created.id}`)).body.embed_status !== 'COMPLETED')
+        interrupted += 1;
+      [source] = await waitAllDone(daemon);
+      expect(source.embed_status).toBe('COMPLETED');
+      const replaced = await chunkTexts(daemon, created.id);
+      expect(replaced.join('\n')).toContain(`Section ${200 + round}.0:`);
+      expect([previous, replaced], `round ${round}: the chunks after the restart`).toContainEqual(during);
+      expect(source.chunks).toBe(replaced.length);
+      previous = replaced;
+    }
+    expect(interrupted, 'replacements the kill cut short').toBeGreaterThan(0);
+    await daemon.kill('SIGTERM');
+    expect(storageProblems(await readStorage(home))).toEqual([]);
+  } finally {
+    if (daemon.child.exitCode === null) await daemon.kill('SIGKILL');
+    await rm(home, { recursive: true, force: true });
+  }
+}, 120_000);

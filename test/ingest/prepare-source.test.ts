@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { contextHash } from '../../daemon/ingest/content-hash.ts';
 import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
 import type { Embedder, EmbedOptions } from '../../daemon/ingest/embed/index.ts';
 import { prepareSource } from '../../daemon/ingest/prepare-source.ts';
@@ -61,5 +62,35 @@ describe('prepareSource', () => {
     );
     await expect(outcome).rejects.toThrow();
     expect(embedder.requests).toEqual([]);
+  });
+
+  it('takes the vectors of chunks whose text is known, and embeds only the others, in the worker or here', async () => {
+    const edited = text.replace('Section 7.5:', 'Section 7.5 (revised):');
+    const editedChunks = chunkDocument({ pages: [{ page: 1, text: edited }] });
+    const changed = editedChunks.filter((chunk, index) => chunk.text !== chunks[index]?.text);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(4);
+    const recording = recordingEmbedder();
+    const embedders: [Embedder, string[][] | undefined][] = [
+      [createHashedEmbedder({ dimensions: 64 }), undefined],
+      [recording, recording.requests],
+    ];
+    for (const [embedder, requests] of embedders) {
+      const first = await prepareSource({ kind: 'text', text }, { ...loadOptions, embedder });
+      const known = new Map(
+        first.chunks.map((chunk, index) => [contextHash(chunkContextText(chunk)), first.vectors[index]!]),
+      );
+      const before = requests?.length ?? 0;
+      const again = await prepareSource(
+        { kind: 'text', text: edited },
+        { ...loadOptions, embedder, reusable: async () => known },
+      );
+      expect(again.chunks).toEqual(editedChunks);
+      expect(again).toMatchObject({ embedded: changed.length, embeddedPages: 1 });
+      if (requests) expect(requests.slice(before).flat()).toEqual(changed.map(chunkContextText));
+      else expect(again.vectors).toEqual(await embedder.embed(editedChunks.map(chunkContextText)));
+      const unchanged = again.chunks.findIndex((chunk) => chunk.text === chunks[0]!.text);
+      expect(again.vectors[unchanged]).toBe(known.get(contextHash(chunkContextText(chunks[0]!))));
+    }
   });
 });

@@ -74,6 +74,7 @@ function validBody(endpoint: Endpoint): unknown {
       name: 'planted',
       content: 'planted text',
     },
+    'put /sources/{id}': { name: 'renamed by an intruder', content: 'planted text' },
     'post /conversations': { application_id: owned.application, message: 'Where is the vault code?' },
     'put /conversations/{id}': { title: 'taken over' },
     'post /admin/keys': { account: 'default', admin: true },

@@ -50,6 +50,8 @@ describe('the ingestion queue', () => {
         characters: 0,
         embedder: null,
         allow_private_addresses: false,
+        content_hash: null,
+        sync_interval: null,
         created_at: createdAt,
         updated_at: createdAt,
       },

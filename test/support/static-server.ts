@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,9 +65,17 @@ export interface StaticSiteOptions {
   robotsFile?: string;
   /** Served at `/sitemap.xml` with `{origin}` replaced by the live origin. */
   sitemapFile?: string;
+  /**
+   * Changes to the site while it runs, by path (`/faq.html`): a page's new HTML, or a status to answer instead
+   * (404, 410, 503). Read at every request, so a test edits the site by editing the map.
+   */
+  edits?: Map<string, string | number>;
 }
 
-/** Serves a folder like a plain web server: `/dir/` → `dir/index.html`, 404 for anything missing. */
+/**
+ * Serves a folder like a plain web server: `/dir/` → `dir/index.html`, 404 for anything missing. Like most
+ * servers it sends an ETag and a Last-Modified date, and answers 304 to a request that still has the page.
+ */
 export function startStaticServer(options: StaticSiteOptions): Promise<RunningServer> {
   const root = resolve(options.root);
   const generated: Record<string, string | undefined> = {
@@ -75,6 +84,15 @@ export function startStaticServer(options: StaticSiteOptions): Promise<RunningSe
   };
   return startServer(async (request, response, origin) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', origin).pathname);
+    const edit = options.edits?.get(path);
+    if (typeof edit === 'number') {
+      send(response, edit, 'text/html; charset=utf-8', `<html><body><h1>${edit}</h1></body></html>`);
+      return;
+    }
+    if (edit !== undefined) {
+      sendConditional(request, response, 'text/html; charset=utf-8', Buffer.from(edit), EDITED_AT);
+      return;
+    }
     const generatedFile = generated[path];
     if (generatedFile) {
       const text = (await readFile(generatedFile, 'utf8')).replaceAll('http://{origin}', origin);
@@ -82,13 +100,40 @@ export function startStaticServer(options: StaticSiteOptions): Promise<RunningSe
       return;
     }
     const file = join(root, normalize(path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(root) || !(await stat(file).catch(() => undefined))?.isFile()) {
+    const stats = file.startsWith(root) ? await stat(file).catch(() => undefined) : undefined;
+    if (!stats?.isFile()) {
       send(response, 404, 'text/html; charset=utf-8', '<html><body><h1>Not Found</h1></body></html>');
       return;
     }
     const type = contentTypes[extname(file)] ?? 'application/octet-stream';
-    send(response, 200, type, await readFile(file));
+    sendConditional(request, response, type, await readFile(file), stats.mtime);
   });
+}
+
+/** Edited pages are newer than the files they replace. */
+const EDITED_AT = new Date();
+
+function sendConditional(
+  request: IncomingMessage,
+  response: ServerResponse,
+  type: string,
+  body: Buffer,
+  modified: Date,
+): void {
+  const etag = `"${createHash('sha1').update(body).digest('hex')}"`;
+  const lastModified = modified.toUTCString();
+  const validators = { etag, 'last-modified': lastModified };
+  const unchanged =
+    request.headers['if-none-match'] !== undefined
+      ? request.headers['if-none-match'] === etag
+      : request.headers['if-modified-since'] === lastModified;
+  if (unchanged) {
+    response.writeHead(304, validators);
+    response.end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': type, 'content-length': body.length, ...validators });
+  response.end(body);
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {

@@ -29,6 +29,8 @@ export interface ExtractOptions {
 export interface PrepareOptions extends ExtractOptions {
   /** The embedder to run in the worker after chunking; without one, the chunks come back without vectors. */
   embedder?: EmbedderRecipe | undefined;
+  /** Hashes of texts whose vectors the caller has already (chunk-and-embed.ts, contextHash). */
+  known?: string[] | undefined;
 }
 
 /** A file on disk to read, by the name it was uploaded under, and its size when known (which saves a stat). */
@@ -91,6 +93,7 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
           fileName: name,
           source: { path },
           embedder: options.embedder,
+          known: options.known,
           recognition: options.recognition,
         },
         options,
@@ -98,7 +101,13 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
     },
     prepareDocument(document, name, options = {}) {
       return run(
-        { kind: 'chunk', fileName: name, source: { document }, embedder: options.embedder },
+        {
+          kind: 'chunk',
+          fileName: name,
+          source: { document },
+          embedder: options.embedder,
+          known: options.known,
+        },
         options,
       );
     },

@@ -26,6 +26,8 @@ export type WorkerJob =
       fileName: string;
       source: WorkerSource | { document: ExtractedDocument };
       embedder?: EmbedderRecipe | undefined;
+      /** Hashes of texts whose vectors the caller has (contextHash): those chunks are not embedded. */
+      known?: string[] | undefined;
       recognition?: RecognitionOptions | false | undefined;
     };
 export type WorkerResult<Job extends WorkerJob> = Job extends { kind: 'extract' }
@@ -79,7 +81,7 @@ async function answer(job: WorkerJob): Promise<JobOutcome> {
   }
   if (job.kind === 'extract') return { ok: true, result: document };
   try {
-    return { ok: true, result: await chunk(document, job.embedder) };
+    return { ok: true, result: await chunk(document, job.embedder, job.known) };
   } catch (error) {
     return { ok: false, internal: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
@@ -110,10 +112,11 @@ let chunking: Promise<typeof import('../chunk-and-embed.ts')> | undefined;
 async function chunk(
   document: ExtractedDocument,
   recipe: EmbedderRecipe | undefined,
+  known: string[] | undefined,
 ): Promise<ChunkedDocument> {
   chunking ??= import('../chunk-and-embed.ts');
   const { chunkAndEmbed } = await chunking;
-  return chunkAndEmbed(document, recipe && embedderFor(recipe));
+  return chunkAndEmbed(document, recipe && embedderFor(recipe), known);
 }
 
 function embedderFor(recipe: EmbedderRecipe): Embedder {

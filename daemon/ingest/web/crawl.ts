@@ -13,6 +13,14 @@ import {
   parseHttpUrl,
   type WebClient,
 } from './http.ts';
+import {
+  type FetchedPage,
+  isGone,
+  type PreviousFetch,
+  type PreviousFetches,
+  responseValidators,
+  validatorsOf,
+} from './previous.ts';
 import { type RobotsRules, readRobots } from './robots.ts';
 import { readSitemaps, sameOrigin } from './sitemap.ts';
 
@@ -25,6 +33,8 @@ export interface CrawlOptions extends FetchOptions {
   concurrencyPerHost?: number;
   /** Called after each page is kept, with the number kept so far. */
   onPage?: (count: number) => void;
+  /** What the last version read, by address: each page is asked again with its validators. */
+  previous?: PreviousFetches | undefined;
 }
 
 export type SkipReason = 'disallowed-by-robots' | 'duplicate' | 'not-html' | 'off-site-redirect' | 'no-text';
@@ -41,6 +51,12 @@ export interface CrawlResult {
   skipped: CrawlSkip[];
   /** Whether the pages came from the site's sitemap or from following links. */
   mode: 'sitemap' | 'links';
+  /** The kept pages with what the next sync needs (previous.ts), in page order. */
+  pages: FetchedPage[];
+  /** Pages the server said had not changed (304). */
+  notModified: number;
+  /** Pages that failed for a passing reason and whose last version was kept instead. */
+  kept: FetchFailure[];
 }
 
 /** Addresses that are never HTML pages, dropped before any request. */
@@ -71,6 +87,10 @@ type Outcome =
       title?: string;
       canonicalUrl?: string;
       links: string[];
+      etag?: string | undefined;
+      lastModified?: string | undefined;
+      /** The page is the last version's: the server said it had not changed, or it failed for a passing reason. */
+      from?: 'not-modified' | 'kept';
     }
   | { kind: 'skip'; skip: CrawlSkip }
   | { kind: 'failure'; failure: FetchFailure };
@@ -84,8 +104,12 @@ interface CrawlState {
   kept: Set<string>;
   contentHashes: Set<string>;
   pages: ExtractedPage[];
+  fetched: FetchedPage[];
   failures: FetchFailure[];
   skipped: CrawlSkip[];
+  previous: PreviousFetches;
+  notModified: number;
+  keptFailures: FetchFailure[];
 }
 
 /** `website` sources: a same-origin crawl from `startUrl`, from the sitemap when there is one, else by links. */
@@ -97,8 +121,12 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
   const client = createWebClient(options);
   try {
     const start = parseHttpUrl(startUrl);
-    const state = await beginCrawl(client, start, userAgent);
-    const startOutcome = await fetchPage(client, state, start.href, { anyOrigin: true });
+    const state = await beginCrawl(client, start, userAgent, options.previous ?? new Map());
+    // A start page that cannot be read fails the sync, whatever its last version: the site may be down.
+    const startOutcome = await fetchPage(client, state, start.href, {
+      anyOrigin: true,
+      keepOnFailure: false,
+    });
     if (startOutcome.kind === 'failure') {
       throw new FetchError(startOutcome.failure.url, startOutcome.failure.message);
     }
@@ -123,6 +151,9 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
       failures: state.failures,
       skipped: state.skipped,
       mode,
+      pages: state.fetched,
+      notModified: state.notModified,
+      kept: state.keptFailures,
     };
   } finally {
     await client.close();
@@ -140,7 +171,12 @@ function startPageError(skip: CrawlSkip, origin: string): FetchError {
   return new FetchError(skip.url, messages[skip.reason]);
 }
 
-async function beginCrawl(client: WebClient, start: URL, userAgent: string): Promise<CrawlState> {
+async function beginCrawl(
+  client: WebClient,
+  start: URL,
+  userAgent: string,
+  previous: PreviousFetches,
+): Promise<CrawlState> {
   const robots = await readRobots(client, start.origin, userAgent);
   if (!robots.allows(start.href)) {
     throw new FetchError(start.href, `the robots.txt of ${start.origin} forbids crawling ${start.href}`);
@@ -152,8 +188,12 @@ async function beginCrawl(client: WebClient, start: URL, userAgent: string): Pro
     kept: new Set(),
     contentHashes: new Set(),
     pages: [],
+    fetched: [],
     failures: [],
     skipped: [],
+    previous,
+    notModified: 0,
+    keptFailures: [],
   };
 }
 
@@ -238,27 +278,52 @@ async function fetchPage(
   client: WebClient,
   state: CrawlState,
   url: string,
-  { anyOrigin = false } = {},
+  { anyOrigin = false, keepOnFailure = true } = {},
 ): Promise<Outcome> {
+  const previous = state.previous.get(url);
   try {
-    const response = await client.open(url);
+    const response = await client.open(url, undefined, validatorsOf(previous));
     const skip = (reason: SkipReason): Outcome => {
       response.discard();
       return { kind: 'skip', skip: { url, reason } };
     };
-    if (!anyOrigin && !sameOrigin(response.url, state.origin)) return skip('off-site-redirect');
-    if (!state.robots.allows(response.url)) return skip('disallowed-by-robots');
+    const finalUrl = response.status === 304 && previous ? previous.pages[0]!.url : response.url;
+    if (!anyOrigin && !sameOrigin(finalUrl, state.origin)) return skip('off-site-redirect');
+    if (!state.robots.allows(finalUrl)) return skip('disallowed-by-robots');
+    if (response.status === 304 && previous) return lastVersion(url, previous, 'not-modified');
     if (classifyResponse(response.url, response.mediaType).kind !== 'html') return skip('not-html');
     const page = await sharedHtmlExtractor.extract(
       decodeText(await response.read(), response.charset),
       response.url,
     );
-    return { kind: 'page', requestedUrl: url, url: response.url, ...page };
+    return { kind: 'page', requestedUrl: url, url: response.url, ...page, ...responseValidators(response) };
   } catch (error) {
     if (!(error instanceof Error) || error.name === 'AbortError' || error.name === 'TimeoutError')
       throw error;
-    return { kind: 'failure', failure: { url, message: error.message } };
+    const failure = { url, message: error.message };
+    if (previous && keepOnFailure && !isGone(error)) {
+      state.keptFailures.push(failure);
+      return lastVersion(url, previous, 'kept');
+    }
+    return { kind: 'failure', failure };
   }
+}
+
+/** A page as the last version read it, which the crawl goes on from as if it had just been read. */
+function lastVersion(url: string, previous: PreviousFetch, from: 'not-modified' | 'kept'): Outcome {
+  const page = previous.pages[0]!;
+  return {
+    kind: 'page',
+    requestedUrl: url,
+    url: page.url,
+    text: page.text,
+    ...titled(page.title),
+    ...(page.canonicalUrl ? { canonicalUrl: page.canonicalUrl } : {}),
+    links: page.links,
+    etag: previous.etag,
+    lastModified: previous.lastModified,
+    from,
+  };
 }
 
 /** Records outcomes in order: numbers new pages, drops duplicates, and returns the kept pages' links. */
@@ -283,6 +348,18 @@ function accept(
     state.seen.add(addressKey(outcome.url)!).add(url);
     state.contentHashes.add(contentHash(outcome));
     state.pages.push({ page: state.pages.length + 1, text: outcome.text, url, ...titled(outcome.title) });
+    state.fetched.push({
+      position: state.pages.length,
+      address: outcome.requestedUrl,
+      url: outcome.url,
+      canonicalUrl: outcome.canonicalUrl,
+      title: outcome.title,
+      text: outcome.text,
+      links: outcome.links,
+      etag: outcome.etag,
+      lastModified: outcome.lastModified,
+    });
+    if (outcome.from === 'not-modified') state.notModified += 1;
     onPage?.(state.pages.length);
     links.push(...outcome.links);
   }

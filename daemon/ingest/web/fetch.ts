@@ -1,24 +1,64 @@
 import type { RecognitionOptions } from '../extract/index.ts';
-import type { ExtractedDocument, ExtractedPage } from '../types.ts';
+import type { ExtractedDocument } from '../types.ts';
 import { asSinglePage, readResponse } from './document.ts';
 import { FetchError } from './errors.ts';
 import { sharedHtmlExtractor } from './html-pool.ts';
 import { createWebClient, type FetchOptions } from './http.ts';
 import { mapConcurrent } from './pool.ts';
+import {
+  asExtractedPage,
+  documentOf,
+  type FetchedPage,
+  isGone,
+  type PreviousFetches,
+  responseValidators,
+  validatorsOf,
+} from './previous.ts';
 
 export interface FetchFailure {
   url: string;
   message: string;
 }
 
+/** A web document, with the pages a later sync needs (previous.ts) and how many addresses were unchanged. */
+export interface FetchedDocument {
+  document: ExtractedDocument;
+  pages: FetchedPage[];
+  /** Addresses the server said had not changed (304): their pages are the last version's. */
+  notModified: number;
+}
+
+export interface ReadOptions extends FetchOptions {
+  recognition?: RecognitionOptions | false | undefined;
+  /** What the last version read, by address: asked again with its validators. */
+  previous?: PreviousFetches | undefined;
+}
+
 /** One address → its page(s): HTML → main text; an address of a supported file type is read as that file. */
-export async function fetchDocument(
-  url: string,
-  options: FetchOptions & { recognition?: RecognitionOptions | false | undefined } = {},
-): Promise<ExtractedDocument> {
+export async function fetchDocument(url: string, options: ReadOptions = {}): Promise<ExtractedDocument> {
+  return (await readAddress(url, options)).document;
+}
+
+/** `url` sources (and files by URL): one address, asked with the last version's validators when there is one. */
+export async function readAddress(url: string, options: ReadOptions = {}): Promise<FetchedDocument> {
   const client = createWebClient(options);
   try {
-    return await readResponse(await client.open(url), undefined, options.recognition);
+    const previous = options.previous?.get(url);
+    const response = await client.open(url, undefined, validatorsOf(previous));
+    if (response.status === 304 && previous)
+      return { document: documentOf(previous.pages), pages: previous.pages, notModified: 1 };
+    const validators = responseValidators(response);
+    const document = await readResponse(response, undefined, options.recognition);
+    const pages = document.pages.map((page) => ({
+      position: page.page,
+      address: url,
+      url: page.url ?? url,
+      title: page.title,
+      text: page.text,
+      links: [],
+      ...validators,
+    }));
+    return { document, pages, notModified: 0 };
   } finally {
     await client.close();
   }
@@ -27,34 +67,56 @@ export async function fetchDocument(
 /**
  * `urls` sources: the address at position n (1-based) becomes page n, so page numbers always match the
  * list the user gave. An address that fails is left out and reported in `failures`, leaving a gap in the
- * numbering; only when every address fails does the whole call fail, with the first failure's reason.
+ * numbering, unless the last version has it and it is not gone (404, 410): then that version stays, and the
+ * failure is reported in `kept`. Only when every address fails does the whole call fail, with the first
+ * failure's reason.
  */
 export async function fetchPages(
   urls: string[],
-  options: FetchOptions & { concurrency?: number; recognition?: RecognitionOptions | false | undefined } = {},
-): Promise<{ document: ExtractedDocument; failures: FetchFailure[] }> {
+  options: ReadOptions & { concurrency?: number } = {},
+): Promise<FetchedDocument & { failures: FetchFailure[]; kept: FetchFailure[] }> {
   const client = createWebClient(options);
   try {
     const outcomes = await mapConcurrent(urls, options.concurrency ?? 4, async (url, index) => {
+      const previous = options.previous?.get(url);
       try {
-        return {
-          page: asSinglePage(
-            await readResponse(await client.open(url), sharedHtmlExtractor.extract, options.recognition),
-            index + 1,
-            url,
-          ),
+        const response = await client.open(url, undefined, validatorsOf(previous));
+        if (response.status === 304 && previous) {
+          return { page: { ...previous.pages[0]!, position: index + 1 }, notModified: true };
+        }
+        const validators = responseValidators(response);
+        const page = asSinglePage(
+          await readResponse(response, sharedHtmlExtractor.extract, options.recognition),
+          index + 1,
+          url,
+        );
+        const fetched: FetchedPage = {
+          position: index + 1,
+          address: url,
+          url: page.url ?? url,
+          title: page.title,
+          text: page.text,
+          links: [],
+          ...validators,
         };
+        return { page: fetched, notModified: false };
       } catch (error) {
         if (options.signal?.aborted) throw error;
-        return { failure: { url, message: error instanceof Error ? error.message : String(error) } };
+        const failure = { url, message: error instanceof Error ? error.message : String(error) };
+        if (previous && !isGone(error))
+          return { page: { ...previous.pages[0]!, position: index + 1 }, notModified: false, kept: failure };
+        return { failure };
       }
     });
-    const pages = outcomes.flatMap((outcome): ExtractedPage[] => ('page' in outcome ? [outcome.page] : []));
+    const fetched = outcomes.flatMap((outcome) => ('page' in outcome ? [outcome.page] : []));
     const failures = outcomes.flatMap((outcome): FetchFailure[] =>
       'failure' in outcome ? [outcome.failure] : [],
     );
-    const firstFailure = failures[0];
-    if (pages.length === 0 && firstFailure) {
+    const kept = outcomes.flatMap((outcome): FetchFailure[] =>
+      'kept' in outcome && outcome.kept ? [outcome.kept] : [],
+    );
+    const firstFailure = failures[0] ?? kept[0];
+    if (failures.length + kept.length === urls.length && firstFailure) {
       throw new FetchError(
         firstFailure.url,
         urls.length === 1
@@ -62,7 +124,13 @@ export async function fetchPages(
           : `none of the ${urls.length} addresses could be read; the first failure: ${firstFailure.message}`,
       );
     }
-    return { document: { pages }, failures };
+    return {
+      document: { pages: fetched.map((page) => asExtractedPage(page, page.position)) },
+      pages: fetched,
+      notModified: outcomes.filter((outcome) => 'notModified' in outcome && outcome.notModified).length,
+      failures,
+      kept,
+    };
   } finally {
     await client.close();
   }

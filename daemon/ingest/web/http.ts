@@ -23,11 +23,23 @@ const defaults = { timeoutMs: 30_000, maxBytes: 50 * 1024 * 1024, maxRedirects: 
 const connectTimeoutMs = 10_000;
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
-/** A response whose headers arrived; its body is still unread so callers can refuse it cheaply. */
+/** What a re-sync knows of an address: the validators its last response carried. */
+export interface Validators {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+}
+
+/**
+ * A response whose headers arrived; its body is still unread so callers can refuse it cheaply. Asked with
+ * validators, it may be 304: the page has not changed, and has no body.
+ */
 export interface OpenResponse {
   /** The address after redirects. */
   url: string;
   status: number;
+  /** The response's own validators, for the next request of this address. */
+  etag?: string;
+  lastModified?: string;
   /** The media type, lower-cased, without parameters (`text/html`), or `''` when absent. */
   mediaType: string;
   /** The `charset` parameter of Content-Type, when given. */
@@ -40,7 +52,7 @@ export interface OpenResponse {
 
 /** Shares one connection pool (and its address guard) between the requests of one job. */
 export interface WebClient {
-  open(url: string, accept?: string): Promise<OpenResponse>;
+  open(url: string, accept?: string, validators?: Validators): Promise<OpenResponse>;
   close(): Promise<void>;
 }
 
@@ -49,8 +61,15 @@ export function createWebClient(options: FetchOptions = {}): WebClient {
   const userAgent = options.userAgent ?? defaultUserAgent;
   const dispatcher = createDispatcher(settings.timeoutMs, options.blockPrivateAddresses ?? false);
   return {
-    open: (url, accept = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8') =>
-      openFollowingRedirects(url, { ...settings, userAgent, accept, dispatcher, signal: options.signal }),
+    open: (url, accept = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', validators = {}) =>
+      openFollowingRedirects(url, {
+        ...settings,
+        userAgent,
+        accept,
+        validators,
+        dispatcher,
+        signal: options.signal,
+      }),
     close: () => dispatcher.close(),
   };
 }
@@ -84,6 +103,7 @@ interface OpenSettings {
   maxRedirects: number;
   userAgent: string;
   accept: string;
+  validators: Validators;
   dispatcher: Agent;
   signal: AbortSignal | undefined;
 }
@@ -115,6 +135,10 @@ async function openFollowingRedirects(address: string, settings: OpenSettings): 
       response.body.dump().catch(() => {});
       url = nextHop(address, url, location, chain, settings.maxRedirects);
       continue;
+    }
+    if (response.statusCode === 304 && (settings.validators.etag || settings.validators.lastModified)) {
+      response.body.dump().catch(() => {});
+      return notModified(url.href);
     }
     if (response.statusCode < 200 || response.statusCode >= 300) {
       response.body.dump().catch(() => {});
@@ -150,7 +174,19 @@ function nextHop(start: string, current: URL, location: string, chain: string[],
   return next;
 }
 
+/** The answer to a conditional request when the page has not changed since the validators were given. */
+function notModified(url: string): OpenResponse {
+  return {
+    url,
+    status: 304,
+    mediaType: '',
+    read: async () => new Uint8Array(),
+    discard: () => {},
+  };
+}
+
 async function send(url: URL, settings: OpenSettings, signal: AbortSignal, deadline: AbortSignal) {
+  const { etag, lastModified } = settings.validators;
   try {
     return await request(url, {
       method: 'GET',
@@ -160,6 +196,8 @@ async function send(url: URL, settings: OpenSettings, signal: AbortSignal, deadl
         'user-agent': settings.userAgent,
         accept: settings.accept,
         'accept-encoding': 'gzip, deflate, br',
+        ...(etag ? { 'if-none-match': etag } : {}),
+        ...(lastModified ? { 'if-modified-since': lastModified } : {}),
       },
     });
   } catch (error) {
@@ -180,11 +218,15 @@ function openResponse(
     .map((parameter) => /^charset\s*=\s*"?([^";]+)"?$/i.exec(parameter)?.[1])
     .find((value) => value !== undefined);
   const declaredLength = Number(headerValue(response.headers['content-length']));
+  const etag = headerValue(response.headers['etag']);
+  const lastModified = headerValue(response.headers['last-modified']);
   return {
     url,
     status: response.statusCode,
     mediaType: mediaType.toLowerCase(),
     ...(charset ? { charset } : {}),
+    ...(etag ? { etag } : {}),
+    ...(lastModified ? { lastModified } : {}),
     read: async () => {
       if (declaredLength > settings.maxBytes) {
         drop(response.body);
