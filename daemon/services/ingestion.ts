@@ -11,9 +11,6 @@ import { storedFilePath } from './files.ts';
 import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createRowBudget } from './row-budget.ts';
 
-/** A job's lease lasts this long without a heartbeat; a process that dies leaves its jobs for this long. */
-const LEASE_MS = 30_000;
-const HEARTBEAT_MS = 10_000;
 /**
  * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
  * preparing more sources waits, so a slow disk cannot let them pile up without bound.
@@ -26,8 +23,10 @@ const CLAIM_AHEAD = 1;
 /** Attempts of a source that fails for a reason of ours (not the source's), and the waits between them. */
 const MAX_ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [5_000, 30_000];
-/** How often a process that shares its database looks for jobs others added. */
+/** How often a process that shares its database looks for jobs others added (they also announce them). */
 const POLL_MS = 1_000;
+/** Leases are renewed this many times in a lease's time, so one late heartbeat does not lose them. */
+const HEARTBEATS_PER_LEASE = 3;
 
 /** A source that cannot be ingested for a reason the user can act on. */
 class IngestionError extends Error {}
@@ -79,9 +78,13 @@ export function createIngestion(deps: {
   clock: Clock;
   logger: Logger;
   filesDir: string;
+  /** False in an API-only process (`ckb serve --no-ingest`): it queues jobs for other processes, runs none. */
+  runsJobs?: boolean;
 }) {
   const { store, embedder, config, clock, logger, filesDir } = deps;
+  const runsJobs = deps.runsJobs ?? true;
   const { jobs } = store;
+  const leaseMs = config.limits.ingest_lease_ms;
   const lanes: Record<Lane, LaneState> = {
     local: newLane(config.limits.ingest_concurrency),
     web: newLane(Math.min(config.limits.ingest_concurrency, MAX_WEB_SOURCES_AT_ONCE)),
@@ -91,8 +94,12 @@ export function createIngestion(deps: {
   let stopping = false;
   let fillScheduled = false;
   let nextLook: NodeJS.Timeout | undefined;
-  const heartbeat = setInterval(() => void renewLeases(), HEARTBEAT_MS);
-  heartbeat.unref();
+  let heartbeat: NodeJS.Timeout | undefined;
+  if (runsJobs) {
+    heartbeat = setInterval(() => void renewLeases(), leaseMs / HEARTBEATS_PER_LEASE);
+    heartbeat.unref();
+    store.coordination.onJobs(wakeHere);
+  }
 
   function newLane(concurrency: number): LaneState {
     return {
@@ -105,7 +112,9 @@ export function createIngestion(deps: {
     };
   }
 
-  function wake(): void {
+  /** Jobs may be ready: every lane claims again. */
+  function wakeHere(): void {
+    if (!runsJobs) return;
     for (const lane of Object.values(lanes)) {
       lane.drained = false;
       if (lane.claiming) lane.wokenWhileClaiming = true;
@@ -131,7 +140,7 @@ export function createIngestion(deps: {
     lane.claiming = true;
     lane.wokenWhileClaiming = false;
     try {
-      const claimed = await jobs.claim(name, wanted, clock.now().getTime(), LEASE_MS, timestamp(clock));
+      const claimed = await jobs.claim(name, wanted, clock.now().getTime(), leaseMs, timestamp(clock));
       if (claimed.length === 0) {
         lane.drained = !lane.wokenWhileClaiming;
         if (!lane.drained) return scheduleFill();
@@ -162,7 +171,7 @@ export function createIngestion(deps: {
   function scheduleLook(ms: number): void {
     if (stopping) return;
     clearTimeout(nextLook);
-    nextLook = setTimeout(wake, ms);
+    nextLook = setTimeout(wakeHere, ms);
     nextLook.unref();
   }
 
@@ -223,7 +232,7 @@ export function createIngestion(deps: {
       try {
         signal.throwIfAborted();
         committing = true;
-        await store.chunkCommits.commit({
+        const completed = await store.chunkCommits.commit({
           completion: {
             sourceId: source.id,
             generation,
@@ -246,6 +255,13 @@ export function createIngestion(deps: {
           })),
           vectors: prepared.vectors,
         });
+        if (completed)
+          logger.log('info', 'source ingested', {
+            source_id: source.id,
+            generation,
+            attempt: job.attempts,
+            chunks: prepared.chunks.length,
+          });
       } finally {
         rowsAwaitingCommit.release(prepared.chunks.length);
       }
@@ -271,6 +287,7 @@ export function createIngestion(deps: {
       await store.chunks.delete([
         { sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 },
       ]);
+    await store.chunkWrites.settled([attempt]);
     if (!message && job.attempts < MAX_ATTEMPTS) {
       const delay = RETRY_DELAYS_MS[job.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
       logger.log('warn', 'ingestion attempt failed; it will be retried', {
@@ -279,7 +296,13 @@ export function createIngestion(deps: {
         retry_in_ms: delay,
         error: String(error),
       });
-      await jobs.retryLater(attempt, String(error), clock.now().getTime() + delay, timestamp(clock));
+      await jobs.retryLater(
+        attempt,
+        String(error),
+        clock.now().getTime() + delay,
+        timestamp(clock),
+        `attempt ${job.attempts} failed because of an internal error (the daemon's log has it); it is tried again`,
+      );
       scheduleLook(delay);
       return;
     }
@@ -301,7 +324,7 @@ export function createIngestion(deps: {
     if (stopping) return;
     let held: Set<string>;
     try {
-      held = await jobs.renew(clock.now().getTime(), LEASE_MS);
+      held = await jobs.renew(clock.now().getTime(), leaseMs);
     } catch (error) {
       logger.log('warn', 'renewing ingestion leases failed', { error: String(error) });
       return;
@@ -322,7 +345,11 @@ export function createIngestion(deps: {
   }
 
   return {
-    wake,
+    /** Jobs were queued: this process claims them if it runs jobs, and the others are told. */
+    wake(): void {
+      store.coordination.announceJobs();
+      wakeHere();
+    },
 
     /** Stops ingesting these sources at once (they were deleted); their jobs went with them. */
     cancel(sourceIds: string[]): void {
@@ -341,12 +368,15 @@ export function createIngestion(deps: {
 
     /**
      * At start-up. On the embedded database this process is the only one, so leases left by a process that
-     * was killed are handed back at once; on a shared one they lapse by themselves.
+     * was killed are handed back at once; on a shared one, those of an earlier process of this home (owners
+     * beginning `earlierOwners`, which the home's lock proves is gone), and the others lapse by themselves.
      */
-    async resume(): Promise<number> {
-      if (store.database.kind === 'sqlite') await jobs.release(timestamp(clock), { anyOwner: true });
+    async resume(earlierOwners: string): Promise<number> {
+      const at = timestamp(clock);
+      if (store.database.kind === 'sqlite') await jobs.release(at, { anyOwner: true });
+      else await jobs.release(at, { ownerPrefix: earlierOwners });
       const { waiting } = await jobs.counts();
-      wake();
+      wakeHere();
       return waiting;
     },
 

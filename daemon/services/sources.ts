@@ -30,6 +30,8 @@ export function toSource(record: SourceSummary | SourceRecord): Source {
     chunks: record.chunks,
     pages: record.pages,
     characters: record.characters,
+    attempts: record.attempts,
+    last_error: record.last_error,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -78,6 +80,8 @@ export function createSourceService(deps: {
       characters: 0,
       embedder: null,
       allow_private_addresses: caller.key.admin,
+      attempts: 0,
+      last_error: '',
       created_at: now,
       updated_at: now,
     };

@@ -34,6 +34,15 @@ export interface Completion extends AttemptEnd {
 
 export type JobStore = ReturnType<typeof createJobStore>;
 
+/** A source's `last_error` when its attempt's process stopped renewing the lease and another took the job. */
+export const LAPSED_LEASE =
+  'the process running the previous attempt stopped answering; its lease lapsed and the work started again';
+
+/** Whether chunks of other generations than a claimed attempt's may exist: an earlier attempt came first. */
+function replaces(row: { job_generation: number | null; generation: number | null }): boolean {
+  return row.job_generation! > 1 || row.generation !== null;
+}
+
 /**
  * The ingestion queue: one job row per source to ingest. A process leases jobs (`claim`), keeps its leases
  * alive (`renew`), and ends each one fenced by its lease owner and generation, so an attempt whose lease
@@ -66,7 +75,7 @@ export function createJobStore(database: Database, owner: string) {
       return database.transaction(async (trx) => {
         let candidates = trx
           .selectFrom('jobs')
-          .select(['id', 'source_id'])
+          .select(['id', 'source_id', 'lease_owner'])
           .where('lane', '=', lane)
           .where('run_after', '<=', now)
           .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
@@ -82,12 +91,20 @@ export function createJobStore(database: Database, owner: string) {
           .updateTable('sources')
           .set((eb) => ({
             last_generation: eb('last_generation', '+', 1),
+            attempts: eb('attempts', '+', 1),
             embed_status: 'PROCESSING',
             embed_status_message: '',
             updated_at: at,
           }))
           .where('id', 'in', sourceIds)
           .execute();
+        const lapsed = jobs.filter((job) => job.lease_owner !== null).map((job) => job.source_id);
+        if (lapsed.length > 0)
+          await trx
+            .updateTable('sources')
+            .set({ last_error: LAPSED_LEASE })
+            .where('id', 'in', lapsed)
+            .execute();
         await trx
           .updateTable('jobs')
           .set((eb) => ({
@@ -116,6 +133,17 @@ export function createJobStore(database: Database, owner: string) {
           ])
           .where('jobs.source_id', 'in', sourceIds)
           .execute();
+        await trx
+          .insertInto('chunk_writes')
+          .values(
+            rows.map((row) => ({
+              source_id: row.id,
+              generation: row.job_generation!,
+              replaces: replaces(row) ? 1 : 0,
+              created_at: at,
+            })),
+          )
+          .execute();
         return rows.map((row) => ({
           source: {
             id: row.id,
@@ -131,11 +159,13 @@ export function createJobStore(database: Database, owner: string) {
             characters: row.characters,
             embedder: row.embedder,
             allow_private_addresses: Boolean(row.allow_private_addresses),
+            attempts: row.attempts,
+            last_error: row.last_error,
             created_at: row.created_at,
             updated_at: row.updated_at,
           },
           generation: row.job_generation!,
-          replaces: row.job_generation! > 1 || row.generation !== null,
+          replaces: replaces(row),
           attempts: row.job_attempts,
           size: row.job_size,
         }));
@@ -154,13 +184,22 @@ export function createJobStore(database: Database, owner: string) {
     },
 
     /**
-     * Hands jobs back to the queue, their sources PENDING again: this process's at shutdown, or with `anyOwner`
-     * every lease, which only a process that owns the whole database (the embedded SQLite) may do at start.
+     * Hands jobs back to the queue, their sources PENDING again: this process's at shutdown; with `ownerPrefix`,
+     * those of owners named so (an earlier process of this home, which the home's lock proves is gone); with
+     * `anyOwner`, every lease, which only a process that owns the whole database (the embedded SQLite) may do.
      */
-    async release(at: string, options: { anyOwner?: boolean } = {}): Promise<number> {
+    async release(at: string, options: { anyOwner?: boolean; ownerPrefix?: string } = {}): Promise<number> {
       return database.transaction(async (trx) => {
         const leased = trx.selectFrom('jobs').select('source_id').where('lease_owner', 'is not', null);
-        const held = options.anyOwner ? leased : leased.where('lease_owner', '=', owner);
+        const held = options.anyOwner
+          ? leased
+          : options.ownerPrefix !== undefined
+            ? leased.where(
+                (eb) => eb.fn('substr', ['lease_owner', eb.val(1), eb.val(options.ownerPrefix!.length)]),
+                '=',
+                options.ownerPrefix,
+              )
+            : leased.where('lease_owner', '=', owner);
         await trx
           .updateTable('sources')
           .set({ embed_status: 'PENDING', updated_at: at })
@@ -169,7 +208,7 @@ export function createJobStore(database: Database, owner: string) {
         const released = await trx
           .updateTable('jobs')
           .set({ lease_owner: null, lease_expires_at: null })
-          .where('lease_owner', options.anyOwner ? 'is not' : '=', options.anyOwner ? null : owner)
+          .where('source_id', 'in', held)
           .executeTakeFirst();
         return Number(released.numUpdatedRows);
       });
@@ -213,6 +252,7 @@ export function createJobStore(database: Database, owner: string) {
           .set((eb) => ({
             embed_status: 'FAILED',
             embed_status_message: message,
+            last_error: message,
             chunks: eb.case().when('generation', 'is', null).then(0).else(eb.ref('chunks')).end(),
             updated_at: at,
           }))
@@ -242,8 +282,17 @@ export function createJobStore(database: Database, owner: string) {
         .execute();
     },
 
-    /** Puts the job back in the queue until `runAfter`, with the error that ended this attempt. */
-    async retryLater(end: AttemptEnd, error: string, runAfter: number, at: string): Promise<boolean> {
+    /**
+     * Puts the job back in the queue until `runAfter`, with the error that ended this attempt (`shown` is what the
+     * source's `last_error` says of it).
+     */
+    async retryLater(
+      end: AttemptEnd,
+      error: string,
+      runAfter: number,
+      at: string,
+      shown = error,
+    ): Promise<boolean> {
       return database.transaction(async (trx) => {
         const result = await trx
           .updateTable('jobs')
@@ -255,7 +304,7 @@ export function createJobStore(database: Database, owner: string) {
         if (Number(result.numUpdatedRows) !== 1) return false;
         await trx
           .updateTable('sources')
-          .set({ embed_status: 'PENDING', updated_at: at })
+          .set({ embed_status: 'PENDING', last_error: shown, updated_at: at })
           .where('id', '=', end.sourceId)
           .execute();
         return true;

@@ -1,4 +1,5 @@
 import type { ChunkIndex, ChunkSelection } from './chunk-index.ts';
+import type { ChunkWrites } from './chunk-writes.ts';
 import type { Database } from './database.ts';
 
 /** Purges per LanceDB delete. */
@@ -9,11 +10,13 @@ export type ChunkPurges = ReturnType<typeof createChunkPurges>;
 /**
  * Removes from LanceDB the chunks of deleted applications and sources. A delete commits in SQL, which hides its
  * chunks at once (search keeps only chunks of live sources), and leaves a purge row; this deletes the chunks
- * and then the row, so a crash in between only makes the next pass delete them again.
+ * and then the row, so a crash in between only makes the next pass delete them again. It also sweeps what
+ * ingestion attempts that lost their jobs left behind (chunk-writes.ts).
  */
 export function createChunkPurges(
   database: Database,
   chunkIndex: ChunkIndex,
+  writes: ChunkWrites,
   onError: (error: unknown) => void,
 ) {
   const { db } = database;
@@ -47,6 +50,7 @@ export function createChunkPurges(
     do {
       again = false;
       while ((await pass()) === PURGES_PER_PASS) {}
+      await writes.sweep();
     } while (again);
   }
 

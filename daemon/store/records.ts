@@ -46,6 +46,9 @@ export interface SourceRecord {
   embedder: string | null;
   /** Added with an admin key: on a loopback daemon, it may fetch private addresses (private-addresses.ts). */
   allow_private_addresses: boolean;
+  /** Ingestion attempts so far, and why the last one that did not complete ended. */
+  attempts: number;
+  last_error: string;
   created_at: string;
   updated_at: string;
 }

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { ModelName } from '../../src/api/applications.ts';
 import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
 
@@ -16,6 +17,7 @@ export interface Schema {
   messages: MessageTable;
   jobs: JobTable;
   chunk_purges: ChunkPurgeTable;
+  chunk_writes: ChunkWriteTable;
   settings: SettingTable;
 }
 
@@ -73,6 +75,10 @@ export interface SourceTable {
   generation: number | null;
   /** The last generation handed to an attempt. */
   last_generation: number;
+  /** Ingestion attempts of the source's current content, the one under way included. */
+  attempts: Generated<number>;
+  /** Why the last attempt that did not complete ended ('' when none did). */
+  last_error: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -138,6 +144,18 @@ export interface ChunkPurgeTable {
   id: string;
   application_id: string | null;
   source_id: string | null;
+  created_at: string;
+}
+
+/**
+ * An ingestion attempt that may have written chunks under `generation`, from its claim until they are live or
+ * deleted. Once the attempt no longer holds its job, any process may settle it: keep the chunks when they went
+ * live (deleting older generations when it `replaces` some), delete them otherwise.
+ */
+export interface ChunkWriteTable {
+  source_id: string;
+  generation: number;
+  replaces: number;
   created_at: string;
 }
 

@@ -30,6 +30,8 @@ const SUMMARY_COLUMNS = [
   'characters',
   'embedder',
   'allow_private_addresses',
+  'attempts',
+  'last_error',
   'created_at',
   'updated_at',
 ] as const;
@@ -48,6 +50,8 @@ function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[n
     characters: row.characters,
     embedder: row.embedder,
     allow_private_addresses: Boolean(row.allow_private_addresses),
+    attempts: row.attempts,
+    last_error: row.last_error,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

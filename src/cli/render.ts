@@ -68,6 +68,8 @@ export function printSource(output: Output, source: Source): void {
     ['pages', String(source.pages)],
     ['chunks', String(source.chunks)],
     ['characters', String(source.characters)],
+    ['attempts', String(source.attempts)],
+    ...(source.last_error ? [['last error', source.last_error] as [string, string]] : []),
     ['created', source.created_at],
     ['updated', source.updated_at],
   ]);

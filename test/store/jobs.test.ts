@@ -50,6 +50,8 @@ describe('the ingestion queue', () => {
         characters: 0,
         embedder: null,
         allow_private_addresses: false,
+        attempts: 0,
+        last_error: '',
         created_at: createdAt,
         updated_at: createdAt,
       },
