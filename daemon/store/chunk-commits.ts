@@ -66,11 +66,13 @@ export function createChunkCommits(deps: {
     const cleaned: AttemptKey[] = [];
     for (const { completion } of attempts) {
       const { sourceId, generation } = completion;
-      if (!completed.has(sourceId))
+      if (!completed.has(sourceId)) {
         leftovers.push({ sourceId, generationsFrom: generation, generationsBelow: generation + 1 });
-      else if (completion.replaces) leftovers.push({ sourceId, generationsBelow: generation });
-      else continue;
-      cleaned.push({ sourceId, generation });
+        cleaned.push({ sourceId, generation });
+      } else if (completion.replaces) {
+        leftovers.push({ sourceId, generationsBelow: generation });
+        cleaned.push({ sourceId, generation, andEarlier: true });
+      }
     }
     // Not awaited: the sources are done; the deletes queue behind this commit on the index's write lane. If they
     // fail or the process dies first, the attempts' rows in chunk_writes stay, and a sweep deletes the chunks.

@@ -8,6 +8,8 @@ const WRITES_PER_PASS = 500;
 export interface AttemptKey {
   sourceId: string;
   generation: number;
+  /** Its source's earlier attempts too: their chunks went with the ones this attempt replaced. */
+  andEarlier?: boolean;
 }
 
 export type ChunkWrites = ReturnType<typeof createChunkWrites>;
@@ -72,7 +74,10 @@ export function createChunkWrites(database: Database, chunkIndex: ChunkIndex) {
         .where((eb) =>
           eb.or(
             slice.map((attempt) =>
-              eb.and([eb('source_id', '=', attempt.sourceId), eb('generation', '=', attempt.generation)]),
+              eb.and([
+                eb('source_id', '=', attempt.sourceId),
+                eb('generation', attempt.andEarlier ? '<=' : '=', attempt.generation),
+              ]),
             ),
           ),
         )
