@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../daemon/store/database.ts';
-import { createJobStore } from '../../daemon/store/jobs.ts';
+import { createJobStore, LAPSED_LEASE } from '../../daemon/store/jobs.ts';
 import { migrate } from '../../daemon/store/migrations.ts';
 import { createSourceStore } from '../../daemon/store/sources.ts';
 import { newDatabaseLocation } from '../support/home.ts';
@@ -117,6 +117,38 @@ describe('the ingestion queue', () => {
     // Completed once: the job is gone, so no second completion counts.
     expect(await b.complete([completion(id!, claimedByB!.generation)], AT)).toEqual(new Set());
     expect(await database.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('counts attempts on the source, says why the last one ended, and hands back an earlier process’s leases', async () => {
+    const [id] = await addSources([{ name: 'counted', size: 1 }]);
+    const source = () =>
+      database.db
+        .selectFrom('sources')
+        .select(['attempts', 'last_error', 'embed_status'])
+        .where('id', '=', id!)
+        .executeTakeFirstOrThrow();
+    await createJobStore(database, 'host:/homes/a:100:aaaa').claim('local', 1, 0, LEASE_MS, AT);
+    // A process of another home leaves the lease alone; the next process of the same home hands it back at once.
+    const next = createJobStore(database, 'host:/homes/a:101:bbbb');
+    expect(await next.release(AT, { ownerPrefix: 'host:/homes/b:' })).toBe(0);
+    expect(await next.release(AT, { ownerPrefix: 'host:/homes/a:' })).toBe(1);
+    let [claimed] = await next.claim('local', 1, 0, LEASE_MS, AT);
+    expect(claimed!.attempts).toBe(2);
+    expect(await source()).toEqual({ attempts: 2, last_error: '', embed_status: 'PROCESSING' });
+    const shown = 'attempt 2 failed because of an internal error';
+    await next.retryLater({ sourceId: id!, generation: claimed!.generation }, 'Error: disk', 0, AT, shown);
+    expect(await source()).toEqual({ attempts: 2, last_error: shown, embed_status: 'PENDING' });
+    await next.claim('local', 1, 0, LEASE_MS, AT);
+    // That process stops answering; its lease lapses and another takes the job over.
+    const other = createJobStore(database, 'host:/homes/c:300:cccc');
+    [claimed] = await other.claim('local', 1, LEASE_MS + 1, LEASE_MS, AT);
+    expect(await source()).toEqual({ attempts: 4, last_error: LAPSED_LEASE, embed_status: 'PROCESSING' });
+    await other.fail({ sourceId: id!, generation: claimed!.generation }, 'counted is unreadable', AT);
+    expect(await source()).toEqual({
+      attempts: 4,
+      last_error: 'counted is unreadable',
+      embed_status: 'FAILED',
+    });
   });
 
   it('a source deleted while its attempt runs completes nothing', async () => {
