@@ -78,6 +78,11 @@ export const ConfigFile = z.looseObject({
   lancedb_storage_options: z.record(z.string(), z.string()).optional(),
   /** The directory of uploaded files, which every process sharing the database must reach. */
   files_uri: z.string().optional(),
+  /**
+   * The address clients reach the API at when it is not the daemon's own (behind a load balancer): pre-signed
+   * upload URLs and the OpenAPI document's server point there.
+   */
+  public_url: z.string().optional(),
   models: z.partialRecord(z.enum(MODEL_NAMES), ProviderModel).optional(),
   embeddings: ProviderModel.partial().optional(),
   limits: Limits.partial().optional(),
@@ -98,6 +103,8 @@ export interface DaemonConfig {
   lancedbStorageOptions: Record<string, string>;
   /** The directory of uploaded files. */
   filesDir: string;
+  /** Where clients reach the API, if not at the daemon's own address (a load balancer in front). */
+  publicUrl: string | undefined;
   host: string;
   port: number;
   limits: z.infer<typeof Limits>;
@@ -188,6 +195,24 @@ function dataLocations(
   return { lancedbUri, filesDir: join(dirname(lancedbUri), 'files') };
 }
 
+/** An http(s) URL without a trailing slash, as the daemon builds its own URLs from it. */
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      `CKB_PUBLIC_URL or public_url in config.json must be an http(s) URL (got "${value}")`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(
+      `CKB_PUBLIC_URL or public_url in config.json must be an http(s) URL (got "${value}")`,
+    );
+  return value.replace(/\/+$/, '');
+}
+
 /** Pure: flags > CKB_* environment > config file > defaults. */
 export function resolveDaemonConfig(input: {
   flags: DaemonFlags;
@@ -204,6 +229,7 @@ export function resolveDaemonConfig(input: {
     dataDir,
     databaseUrl: flags.databaseUrl ?? (env['CKB_DATABASE_URL'] || undefined) ?? file.database_url,
     ...dataLocations(flags, env, file, dataDir),
+    publicUrl: publicUrl(env['CKB_PUBLIC_URL'] || file.public_url),
     lancedbStorageOptions: file.lancedb_storage_options ?? {},
     host,
     port: flags.port ?? envPort ?? file.port ?? DEFAULT_PORT,

@@ -271,7 +271,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         services,
         logger,
         version: VERSION,
-        url: () => url,
+        url: () => config.publicUrl ?? url,
         bodyLimitBytes: config.limits.body_bytes,
         ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
         ratePerMinute: config.limits.rate_limit_per_minute,

@@ -62,4 +62,15 @@ describe('where the chunks and the uploaded files are', () => {
     expect(resolve({}).limits.ingest_lease_ms).toBe(30_000);
     expect(resolve({ file: { limits: { ingest_lease_ms: 5_000 } } }).limits.ingest_lease_ms).toBe(5_000);
   });
+
+  test('a public URL for a load balancer in front is an http(s) URL, kept without its trailing slash', () => {
+    expect(resolve({}).publicUrl).toBeUndefined();
+    expect(resolve({ env: { CKB_PUBLIC_URL: 'https://ckb.example.com/' } }).publicUrl).toBe(
+      'https://ckb.example.com',
+    );
+    expect(resolve({ file: { public_url: 'http://10.0.0.10:8080' } }).publicUrl).toBe(
+      'http://10.0.0.10:8080',
+    );
+    expect(() => resolve({ file: { public_url: 'ckb.example.com' } })).toThrow(/public_url.*http/);
+  });
 });
