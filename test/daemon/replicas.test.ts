@@ -15,9 +15,17 @@ import {
   stopAll,
 } from '../support/cluster.ts';
 import { newDatabaseLocation, testDatabaseKind } from '../support/home.ts';
+import { findNginx, freePort, type RunningNginx, readmeNginxConfig, startNginx } from '../support/nginx.ts';
 import { prose } from '../support/prose.ts';
 import { startServer } from '../support/static-server.ts';
 import { readStorage, storageProblems } from '../support/storage.ts';
+
+const nginx = findNginx();
+if (!nginx && testDatabaseKind() === 'postgres') {
+  if (process.env['CI'])
+    throw new Error('nginx is missing: the replica test needs it in CI (apt-get install nginx)');
+  console.log('skipped the nginx front of the replica test: nginx is absent (apt-get install nginx)');
+}
 
 /** Each text names an animal no other does, so a search for it finds that source alone. */
 const ANIMALS = ['quokka', 'axolotl', 'pangolin', 'okapi', 'narwhal', 'tapir', 'dugong', 'kakapo'];
@@ -39,7 +47,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 // Real processes (`ckb serve --no-ingest`, `ckb worker`) on one PostgreSQL database and one LanceDB directory.
 test.runIf(testDatabaseKind() === 'postgres')(
-  'API replicas and workers share one database: a killed worker’s job is taken over, a killed replica loses nothing, conversations and deletes cross replicas',
+  'API replicas behind nginx and workers share one database: a killed worker’s job is taken over, a killed replica loses nothing and the front keeps serving, conversations and deletes cross replicas',
   async () => {
     const location = await newDatabaseLocation();
     if (location.kind !== 'postgres') throw new Error('expected PostgreSQL');
@@ -57,12 +65,14 @@ test.runIf(testDatabaseKind() === 'postgres')(
     const database = await openDatabase(location);
     const reader = await mkdtemp(join(tmpdir(), 'ckb-reader-'));
     const processes: CkbProcess[] = [];
+    let front: RunningNginx | undefined;
     try {
+      const [firstPort, secondPort] = [await freePort(), await freePort()];
       // The first process creates the schema and the admin key; the others start together.
-      const first = await startCkbProcess('api', shared);
+      const first = await startCkbProcess('api', shared, { port: firstPort });
       processes.push(first);
       const started = await Promise.all([
-        startCkbProcess('api', shared),
+        startCkbProcess('api', shared, { port: secondPort }),
         startCkbProcess('worker', shared, { args: ['--concurrency', '2'] }),
         startCkbProcess('worker', shared, { args: ['--concurrency', '2'] }),
       ]);
@@ -70,6 +80,11 @@ test.runIf(testDatabaseKind() === 'postgres')(
       const [second, ...workers] = started as [CkbProcess, CkbProcess, CkbProcess];
       const key = await adminKeyOf(first);
       await expect(adminKeyOf(second)).rejects.toThrow(/no api_key/);
+      if (nginx) {
+        const port = await freePort();
+        const replicas = [`127.0.0.1:${firstPort}`, `127.0.0.1:${secondPort}`];
+        front = await startNginx(nginx, await readmeNginxConfig(replicas, port), port);
+      }
       expect(await database.db.selectFrom('keys').select('id').execute()).toHaveLength(1);
 
       const app = (await call(first.url, key, 'POST', '/applications', { name: 'shared' })).body.id;
@@ -104,6 +119,16 @@ test.runIf(testDatabaseKind() === 'postgres')(
       await holder.kill('SIGKILL');
       await second.kill('SIGKILL');
       release();
+      // The front keeps serving with one replica down: reads and writes alike go to the one left.
+      if (front)
+        for (let request = 0; request < 6; request++) {
+          expect((await call(front.url, key, 'GET', `/sources/${slow.id}`)).status).toBe(200);
+          const created = await call(front.url, key, 'POST', '/applications', {
+            name: `through the front ${request}`,
+          });
+          expect(created.status).toBe(201);
+          expect((await call(front.url, key, 'DELETE', `/applications/${created.body.id}`)).status).toBe(200);
+        }
 
       // Every acknowledged source completes, on whichever worker is left, as seen through the first replica.
       const sources = await until('every source to complete', async () => {
@@ -174,6 +199,7 @@ test.runIf(testDatabaseKind() === 'postgres')(
       expect(storage.records.get('jobs')).toEqual([]);
       expect(storageProblems(storage)).toEqual([]);
     } finally {
+      await front?.stop();
       await stopAll(processes, shared);
       await database.close();
       await site.close();

@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
-/** The built CLI, as `bin/ckb` runs it (`npm test` builds first): the processes are the real commands. */
-const cliEntry = resolve(import.meta.dirname, '../../dist/src/cli/main.js');
+/** The CLI's source, which Node runs as it is: the processes are the real commands, with no build needed. */
+const cliEntry = resolve(import.meta.dirname, '../../src/cli/main.ts');
 
 /** What every process of one deployment shares: the PostgreSQL database and a directory for chunks and files. */
 export interface SharedStorage {
@@ -58,7 +57,6 @@ export async function startCkbProcess(
   shared: SharedStorage,
   options: { args?: string[]; port?: number } = {},
 ): Promise<CkbProcess> {
-  if (!existsSync(cliEntry)) throw new Error(`${cliEntry} is missing: run \`npm run build\` first`);
   const home = await mkdtemp(join(tmpdir(), `ckb-${kind}-`));
   await writeFile(join(home, 'config.json'), JSON.stringify(shared.config), { mode: 0o600 });
   const { CKB_API_KEY: _key, CKB_URL: _url, ...inherited } = process.env;
