@@ -57,8 +57,13 @@ test.runIf(testDatabaseKind() === 'postgres')(
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let releaseHeld = () => {};
+    const held = new Promise<void>((resolve) => {
+      releaseHeld = resolve;
+    });
     const site = await startServer(async (request, response) => {
       if (request.url === '/slow') await released;
+      if (request.url === '/held') await held;
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(PAGE);
     });
@@ -149,6 +154,35 @@ test.runIf(testDatabaseKind() === 'postgres')(
         .filter((entry) => entry['message'] === 'source ingested')
         .map((entry) => entry['source_id']);
       expect(completions.toSorted()).toEqual(sources.map((source) => source.id).toSorted());
+
+      // A worker stopped gracefully mid-ingestion hands its job back at once, for the next worker to take.
+      const survivor = workers.find((worker) => worker !== holder)!;
+      const again = (
+        await call(first.url, key, 'POST', '/sources', {
+          application_id: app,
+          name: 'bell rock again',
+          type: 'url',
+          content: `${site.origin}/held`,
+        })
+      ).body;
+      await until('the page to be fetched', async () => (site.requests.includes('/held') ? true : undefined));
+      await survivor.kill('SIGTERM');
+      expect(await survivor.exited).toBe(0);
+      expect(
+        await database.db
+          .selectFrom('jobs')
+          .select('lease_owner')
+          .where('source_id', '=', again.id)
+          .execute(),
+      ).toEqual([{ lease_owner: null }]);
+      expect((await call(first.url, key, 'GET', `/sources/${again.id}`)).body.embed_status).toBe('PENDING');
+      processes.push(await startCkbProcess('worker', shared));
+      releaseHeld();
+      const redone = await until('the handed-back source to complete', async () => {
+        const source = (await call(first.url, key, 'GET', `/sources/${again.id}`)).body;
+        return source.embed_status === 'COMPLETED' ? source : undefined;
+      });
+      expect(redone).toMatchObject({ attempts: 2, last_error: '' });
 
       // A replica started in place of the killed one continues a conversation the first one began.
       const third = await startCkbProcess('api', shared);

@@ -1,6 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openPostgresCoordination } from '../../daemon/store/coordination.ts';
 import { openDatabase } from '../../daemon/store/database.ts';
+import { EmbedderMismatchError, openStore } from '../../daemon/store/index.ts';
 import { createKeyStore } from '../../daemon/store/keys.ts';
 import { migrate } from '../../daemon/store/migrations.ts';
 import { newDatabaseLocation, testDatabaseKind } from '../support/home.ts';
@@ -83,6 +87,43 @@ describe.runIf(testDatabaseKind() === 'postgres')('processes sharing one databas
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('a process configured for another embedder than the running ones refuses to start; alone, it switches', async () => {
+    const location = await newDatabaseLocation();
+    const directory = await mkdtemp(join(tmpdir(), 'ckb-embedders-'));
+    const open = (embedder: { id: string; dimensions: number }) =>
+      openStore({
+        database: location,
+        lancedb: { uri: join(directory, 'db'), storageOptions: {} },
+        dataDir: directory,
+        embedder,
+        owner: `test:${embedder.id}:${Math.random()}`,
+        ingesting: () => false,
+        onBackgroundError: () => {},
+        now: () => AT,
+      });
+    const offline = { id: 'offline-hash-1024-v1', dimensions: 1024 };
+    const other = { id: 'provider-small', dimensions: 8 };
+    try {
+      const running = await open(offline);
+      const refused = await open(other).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(EmbedderMismatchError);
+      expect((refused as Error).message).toMatch(
+        /embedded by offline-hash-1024-v1.*configured for provider-small/,
+      );
+      // Another process with the same embedder starts beside it, and leaves the tables alone.
+      const beside = await open(offline);
+      expect(beside.opened.droppedTables).toEqual([]);
+      await beside.close();
+      await running.close();
+      // Alone, a process may switch: the other embedder's chunks are dropped, to be embedded again.
+      const switched = await open(other);
+      expect(switched.opened.droppedTables).toEqual(['chunks_offline_hash_1024_v1']);
+      await switched.close();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });
