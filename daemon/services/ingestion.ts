@@ -93,6 +93,9 @@ export function createIngestion(deps: {
   const othersAddJobs = store.database.kind === 'postgres';
   let stopping = false;
   let fillScheduled = false;
+  /** Claims that returned so far, and the one each claimed job came in (for renewLeases). */
+  let claims = 0;
+  const claimNumber = new WeakMap<ClaimedJob, number>();
   let nextLook: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   if (runsJobs) {
@@ -147,6 +150,8 @@ export function createIngestion(deps: {
         await lookAgainLater(name);
         return;
       }
+      claims += 1;
+      for (const job of claimed) claimNumber.set(job, claims);
       lane.backlog.push(...claimed.sort((left, right) => right.size - left.size));
       if (stopping) return;
     } catch (error) {
@@ -319,17 +324,27 @@ export function createIngestion(deps: {
     );
   }
 
-  /** Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. */
+  /**
+   * Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. Only jobs
+   * claimed before the renewal began are judged by it: on PostgreSQL a claim may commit while the renewal runs,
+   * which then does not see it, and dropping those jobs left them leased to this process, and renewed, for good.
+   */
   async function renewLeases(): Promise<void> {
     if (stopping) return;
+    const claimsBefore = claims;
+    const working = Object.values(lanes).flatMap((lane) => [
+      ...lane.backlog.map((job) => job.source.id),
+      ...lane.running.keys(),
+    ]);
+    if (working.length === 0) return;
     let held: Set<string>;
     try {
-      held = await jobs.renew(clock.now().getTime(), leaseMs);
+      held = await jobs.renew(clock.now().getTime(), leaseMs, working);
     } catch (error) {
       logger.log('warn', 'renewing ingestion leases failed', { error: String(error) });
       return;
     }
-    drop((job) => !held.has(job.source.id));
+    drop((job) => (claimNumber.get(job) ?? 0) <= claimsBefore && !held.has(job.source.id));
   }
 
   /** Stops running jobs and forgets leased ones that `unwanted` picks. */

@@ -34,6 +34,9 @@ export interface Completion extends AttemptEnd {
 
 export type JobStore = ReturnType<typeof createJobStore>;
 
+/** Leases renewed per UPDATE: SQLite binds at most 32,766 values in one statement. */
+const RENEWALS_PER_UPDATE = 500;
+
 /** A source's `last_error` when its attempt's process stopped renewing the lease and another took the job. */
 export const LAPSED_LEASE =
   'the process running the previous attempt stopped answering; its lease lapsed and the work started again';
@@ -172,15 +175,23 @@ export function createJobStore(database: Database, owner: string) {
       });
     },
 
-    /** Extends every lease this process holds; returns the sources whose jobs it still holds. */
-    async renew(now: number, leaseMs: number): Promise<Set<string>> {
-      const rows = await db
-        .updateTable('jobs')
-        .set({ lease_expires_at: now + leaseMs })
-        .where('lease_owner', '=', owner)
-        .returning('source_id')
-        .execute();
-      return new Set(rows.map((row) => row.source_id));
+    /**
+     * Extends the leases this process holds on the jobs of `sourceIds` (those it is working on); returns the
+     * sources whose jobs it still holds. A lease it holds but no longer works on lapses, for any process to take.
+     */
+    async renew(now: number, leaseMs: number, sourceIds: string[]): Promise<Set<string>> {
+      const held = new Set<string>();
+      for (let start = 0; start < sourceIds.length; start += RENEWALS_PER_UPDATE) {
+        const rows = await db
+          .updateTable('jobs')
+          .set({ lease_expires_at: now + leaseMs })
+          .where('lease_owner', '=', owner)
+          .where('source_id', 'in', sourceIds.slice(start, start + RENEWALS_PER_UPDATE))
+          .returning('source_id')
+          .execute();
+        for (const row of rows) held.add(row.source_id);
+      }
+      return held;
     },
 
     /**

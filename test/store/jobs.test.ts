@@ -108,7 +108,7 @@ describe('the ingestion queue', () => {
     const [claimedByB] = await b.claim('local', 1, LEASE_MS + 1, LEASE_MS, AT);
     expect(claimedByB!.generation).toBe(claimedByA!.generation + 1);
     expect(claimedByB!.replaces).toBe(true);
-    expect(await a.renew(LEASE_MS + 2, LEASE_MS)).toEqual(new Set());
+    expect(await a.renew(LEASE_MS + 2, LEASE_MS, [id!])).toEqual(new Set());
     expect(await a.complete([completion(id!, claimedByA!.generation)], AT)).toEqual(new Set());
     expect(await a.fail({ sourceId: id!, generation: claimedByA!.generation }, 'no', AT)).toBe(false);
     expect(await statusOf(id!)).toMatchObject({ embed_status: 'PROCESSING', generation: null });
@@ -149,6 +149,19 @@ describe('the ingestion queue', () => {
       last_error: 'counted is unreadable',
       embed_status: 'FAILED',
     });
+  });
+
+  it('renews only the leases of the jobs a process works on; one it forgot lapses for another to take', async () => {
+    const [kept, forgotten] = await addSources([
+      { name: 'kept', size: 2 },
+      { name: 'forgotten', size: 1 },
+    ]);
+    const a = createJobStore(database, 'worker-a');
+    expect(await a.claim('local', 2, 0, LEASE_MS, AT)).toHaveLength(2);
+    expect(await a.renew(LEASE_MS - 1, LEASE_MS, [kept!])).toEqual(new Set([kept]));
+    const [taken] = await createJobStore(database, 'worker-b').claim('local', 2, LEASE_MS + 1, LEASE_MS, AT);
+    expect(taken!.source.id).toBe(forgotten);
+    expect(await a.renew(LEASE_MS + 2, LEASE_MS, [kept!, forgotten!])).toEqual(new Set([kept]));
   });
 
   it('a source deleted while its attempt runs completes nothing', async () => {

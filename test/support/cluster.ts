@@ -55,14 +55,15 @@ const COMMANDS: Record<ProcessKind, string[]> = {
 export async function startCkbProcess(
   kind: ProcessKind,
   shared: SharedStorage,
-  options: { args?: string[]; port?: number } = {},
+  /** `entry`: the CLI to run, when not its source (benchmarks run the built one, as `bin/ckb` does). */
+  options: { args?: string[]; port?: number; entry?: string } = {},
 ): Promise<CkbProcess> {
   const home = await mkdtemp(join(tmpdir(), `ckb-${kind}-`));
   await writeFile(join(home, 'config.json'), JSON.stringify(shared.config), { mode: 0o600 });
   const { CKB_API_KEY: _key, CKB_URL: _url, ...inherited } = process.env;
   const args = [...COMMANDS[kind], ...(options.args ?? [])];
   if (options.port !== undefined) args.splice(args.indexOf('0'), 1, String(options.port));
-  const child = spawn(process.execPath, [cliEntry, ...args], {
+  const child = spawn(process.execPath, [options.entry ?? cliEntry, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...inherited,
