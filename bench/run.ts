@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   conversations: async () => (await import('./conversations.ts')).run(),
   ocr: async () => (await import('./ocr.ts')).run(),
   integrations: async () => (await import('./integrations.ts')).run(),
+  cluster: async () => (await import('./cluster.ts')).run(),
 };
 
 /** Headline figures: where they are in the results, and the target they answer to. */
@@ -54,6 +55,19 @@ const HEADLINES: [label: string, path: string, target: string, pass?: (value: nu
     'integrations.offline_answer.chat_completions_over_conversations_p50',
     '(none)',
   ],
+  ['QA ingestion, 1 worker (MB/s)', 'cluster.ingestion.one_worker.text_mb_per_second', '(none)'],
+  ['QA ingestion, 2 workers / 1 worker', 'cluster.ingestion.two_over_one_worker', '(< 2 on 2 cores)'],
+  [
+    'GET /applications/{id}, nginx, 1 replica (req/s)',
+    'cluster.api.get_application.nginx, one replica.requests_per_second',
+    '(none)',
+  ],
+  [
+    'GET /applications/{id}, 2 replicas / 1',
+    'cluster.api.get_application.two_over_one_replica',
+    '(< 2 on 2 cores)',
+  ],
+  ['search, 2 replicas / 1', 'cluster.api.search.two_over_one_replica', '(< 2 on 2 cores)'],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */
