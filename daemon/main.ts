@@ -251,8 +251,9 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       config,
       clock,
       logger,
-      // Without an API, no upload arrives; with a shared database, others may be receiving files meanwhile.
-      leftoverUploads: !api ? 'none' : location.kind === 'sqlite' ? 'all' : 'stale',
+      // Without an API, no upload arrives; in a files directory outside the home, which other processes may
+      // share, another may be receiving a file meanwhile.
+      leftoverUploads: !api ? 'none' : config.filesDir === join(config.dataDir, 'files') ? 'all' : 'stale',
       ingests: ingest,
     });
 
