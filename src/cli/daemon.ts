@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { examples, globalOptions } from './options.ts';
 
 /** Where a process's shared state is: every API replica and worker of one deployment names the same. */
@@ -21,14 +21,15 @@ interface WorkerFlags extends StorageFlags {
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid port: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError(`invalid port: ${value}`);
   return port;
 }
 
 function parseConcurrency(value: string): number {
   const concurrency = Number(value);
   if (!/^\d+$/.test(value) || concurrency < 1 || concurrency > 64)
-    throw new Error(`invalid concurrency: ${value} (a whole number from 1 to 64)`);
+    throw new InvalidArgumentError(`invalid concurrency: ${value} (a whole number from 1 to 64)`);
   return concurrency;
 }
 
