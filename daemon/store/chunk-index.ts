@@ -172,6 +172,8 @@ class LanceChunkIndex implements ChunkIndex {
   /** Shared tables: the version the leader last looked at, and its next look. */
   private seenVersion: number | undefined;
   private observeTimer: NodeJS.Timeout | undefined;
+  /** The look in progress: closing waits for it, as LanceDB refuses to close a table a read is using. */
+  private observing: Promise<void> | undefined;
 
   constructor(
     table: Table,
@@ -272,6 +274,7 @@ class LanceChunkIndex implements ChunkIndex {
     this.closed = true;
     clearTimeout(this.refreshTimer);
     clearTimeout(this.observeTimer);
+    await this.observing;
     await this.writes;
     this.table.close();
   }
@@ -319,9 +322,12 @@ class LanceChunkIndex implements ChunkIndex {
   private scheduleObservation(): void {
     if (this.closed) return;
     this.observeTimer = setTimeout(() => {
-      this.observe()
+      this.observing = this.observe()
         .catch((error: unknown) => this.options.onRefreshError(error))
-        .finally(() => this.scheduleObservation());
+        .finally(() => {
+          this.observing = undefined;
+          this.scheduleObservation();
+        });
     }, OBSERVE_MS).unref();
   }
 
@@ -331,6 +337,7 @@ class LanceChunkIndex implements ChunkIndex {
    */
   private async observe(): Promise<void> {
     const shared = this.options.shared!;
+    if (this.closed) return;
     if (!(await shared.leads())) {
       this.seenVersion = undefined;
       return;
