@@ -23,6 +23,8 @@ export default defineConfig({
             'test/reliability/auth-matrix.test.ts',
             'test/store/jobs.test.ts',
             'test/store/source-versions.test.ts',
+            'test/store/chunk-writes.test.ts',
+            'test/store/shared-database.test.ts',
           ],
           env: { CKB_TEST_DATABASE: 'postgres' },
           globalSetup: ['test/support/postgres-setup.ts'],

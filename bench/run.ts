@@ -17,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<object>> = {
   integrations: async () => (await import('./integrations.ts')).run(),
   storage: async () => (await import('./storage.ts')).run(),
   sync: async () => (await import('./sync.ts')).run(),
+  cluster: async () => (await import('./cluster.ts')).run(),
 };
 
 /** Issue 14's figures for one database (the storage benchmark measures SQLite and PostgreSQL alike). */
@@ -113,6 +114,19 @@ const HEADLINES: Headline[] = [
     (v) => v === 0,
   ],
   ['`ckb sync`, 2,611 unchanged files (s)', 'sync.qa_folder.unchanged_sync.seconds', '(none)'],
+  ['QA ingestion, 1 worker (MB/s)', 'cluster.ingestion.one_worker.text_mb_per_second', '(none)'],
+  ['QA ingestion, 2 workers / 1 worker', 'cluster.ingestion.two_over_one_worker', '(< 2 on 2 cores)'],
+  [
+    'GET /applications/{id}, nginx, 1 replica (req/s)',
+    'cluster.api.get_application.nginx, one replica.requests_per_second',
+    '(none)',
+  ],
+  [
+    'GET /applications/{id}, 2 replicas / 1',
+    'cluster.api.get_application.two_over_one_replica',
+    '(< 2 on 2 cores)',
+  ],
+  ['search, 2 replicas / 1', 'cluster.api.search.two_over_one_replica', '(< 2 on 2 cores)'],
 ];
 
 /** The retrieval figures the issues name, derived from the retrieval benchmark's detailed output. */

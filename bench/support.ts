@@ -93,7 +93,7 @@ export async function peakRssMib(pid: number): Promise<number> {
 }
 
 /** CPU time a process has used so far, in seconds (Linux: user and system clock ticks from /proc). */
-async function cpuSeconds(pid: number): Promise<number> {
+export async function cpuSeconds(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -119,8 +119,8 @@ export function createApp(options: AppOptions): Koa {
   const open = new Router();
   // Built at the first request, once the daemon listens and knows its own URL.
   let document: ReturnType<typeof openApiDocument> | undefined;
-  open.get('/health', (ctx) => {
-    ctx.body = { status: 'ok', version };
+  open.get('/health', async (ctx) => {
+    ctx.body = await services.health.check();
   });
   open.get('/openapi.json', (ctx) => {
     document ??= openApiDocument(version, options.url());

@@ -1,8 +1,10 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MODEL_NAMES } from '../src/api/applications.ts';
+import { ConfigError } from '../src/config-error.ts';
 import { LANGUAGE_CODE } from './ingest/extract/language-packs.ts';
 import type { RecognitionOptions } from './ingest/extract/pdf-ocr.ts';
 
@@ -45,6 +47,11 @@ const Limits = z.object({
   ocr_max_pages: z.number().int().positive().default(200),
   /** Time limit of one scanned page's recognition. */
   ocr_page_timeout_ms: z.number().int().positive().default(30_000),
+  /**
+   * How long an ingestion job stays leased to a process without a heartbeat (sent every third of it): the time
+   * a killed process's jobs wait before another process takes them.
+   */
+  ingest_lease_ms: z.number().int().min(3_000).max(600_000).default(30_000),
 });
 
 /** Text recognition of scanned PDF pages. */
@@ -65,6 +72,17 @@ export const ConfigFile = z.looseObject({
   port: z.number().int().min(0).max(65535).optional(),
   /** PostgreSQL for the metadata (`postgres://user:password@host:port/database`); else the embedded SQLite. */
   database_url: z.string().optional(),
+  /** Where LanceDB keeps the chunks: a directory, or an object-store URI (`s3://bucket/prefix`). */
+  lancedb_uri: z.string().optional(),
+  /** LanceDB's storage options for an object store (region, endpoint, credentials…), passed as they are. */
+  lancedb_storage_options: z.record(z.string(), z.string()).optional(),
+  /** The directory of uploaded files, which every process sharing the database must reach. */
+  files_uri: z.string().optional(),
+  /**
+   * The address clients reach the API at when it is not the daemon's own (behind a load balancer): pre-signed
+   * upload URLs and the OpenAPI document's server point there.
+   */
+  public_url: z.string().optional(),
   models: z.partialRecord(z.enum(MODEL_NAMES), ProviderModel).optional(),
   embeddings: ProviderModel.partial().optional(),
   limits: Limits.partial().optional(),
@@ -80,6 +98,13 @@ export interface DaemonConfig {
   dataDir: string;
   /** Where the metadata lives: a PostgreSQL URL, or undefined for the embedded SQLite file in `dataDir`. */
   databaseUrl: string | undefined;
+  /** Where LanceDB keeps the chunks: a local directory, or an object-store URI LanceDB opens itself. */
+  lancedbUri: string;
+  lancedbStorageOptions: Record<string, string>;
+  /** The directory of uploaded files. */
+  filesDir: string;
+  /** Where clients reach the API, if not at the daemon's own address (a load balancer in front). */
+  publicUrl: string | undefined;
   host: string;
   port: number;
   limits: z.infer<typeof Limits>;
@@ -100,6 +125,8 @@ export type PrivateAddressPolicy = 'blocked' | 'allowed' | 'admin-only';
 export interface DaemonFlags {
   home?: string | undefined;
   databaseUrl?: string | undefined;
+  lancedbUri?: string | undefined;
+  filesUri?: string | undefined;
   port?: number | undefined;
   host?: string | undefined;
 }
@@ -121,6 +148,71 @@ function privateAddressPolicy(block: boolean | undefined, host: string): Private
   return isLoopback(host) ? 'admin-only' : 'blocked';
 }
 
+const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/** Whether a LanceDB URI names an object store (`s3://…`, `gs://…`, `az://…`) rather than a directory. */
+export function isObjectStoreUri(uri: string): boolean {
+  const scheme = SCHEME.exec(uri)?.[1]?.toLowerCase();
+  return scheme !== undefined && scheme !== 'file';
+}
+
+/** A directory given as an absolute path or a `file://` URI, as a path. */
+function localDirectory(value: string, setting: string): string {
+  const path = value.toLowerCase().startsWith('file://') ? fileURLToPath(value) : value;
+  if (SCHEME.test(path) || !isAbsolute(path))
+    throw new ConfigError(`${setting} must be an absolute directory path or a file:// URI (got "${value}")`);
+  return path;
+}
+
+/**
+ * Where the chunks and the uploaded files are. By default both are in the home's data directory; a LanceDB URI
+ * of its own (a directory every process reaches) puts the files beside it, in a `files` directory next to it,
+ * unless the files have a location of their own. An object store holds chunks only: LanceDB opens it, but the
+ * files need a directory.
+ */
+function dataLocations(
+  flags: DaemonFlags,
+  env: NodeJS.ProcessEnv,
+  file: ConfigFile,
+  dataDir: string,
+): { lancedbUri: string; filesDir: string } {
+  const lancedb = flags.lancedbUri ?? (env['CKB_LANCEDB_URI'] || undefined) ?? file.lancedb_uri;
+  const files = flags.filesUri ?? (env['CKB_FILES_URI'] || undefined) ?? file.files_uri;
+  const lancedbSetting = '--lancedb-uri, CKB_LANCEDB_URI or lancedb_uri in config.json';
+  const filesSetting = '--files-uri, CKB_FILES_URI or files_uri in config.json';
+  const lancedbUri =
+    lancedb === undefined
+      ? join(dataDir, 'db')
+      : isObjectStoreUri(lancedb)
+        ? lancedb
+        : localDirectory(lancedb, lancedbSetting);
+  if (files !== undefined) return { lancedbUri, filesDir: localDirectory(files, filesSetting) };
+  if (lancedb === undefined) return { lancedbUri, filesDir: join(dataDir, 'files') };
+  if (isObjectStoreUri(lancedbUri))
+    throw new ConfigError(
+      `the chunks are in an object store (${lancedb}), which holds no uploaded files: set ${filesSetting} to a directory every ckb process reaches`,
+    );
+  return { lancedbUri, filesDir: join(dirname(lancedbUri), 'files') };
+}
+
+/** An http(s) URL without a trailing slash, as the daemon builds its own URLs from it. */
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      `CKB_PUBLIC_URL or public_url in config.json must be an http(s) URL (got "${value}")`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(
+      `CKB_PUBLIC_URL or public_url in config.json must be an http(s) URL (got "${value}")`,
+    );
+  return value.replace(/\/+$/, '');
+}
+
 /** Pure: flags > CKB_* environment > config file > defaults. */
 export function resolveDaemonConfig(input: {
   flags: DaemonFlags;
@@ -131,10 +223,14 @@ export function resolveDaemonConfig(input: {
   const home = flags.home ?? defaultHome(env);
   const envPort = env['CKB_PORT'] ? Number(env['CKB_PORT']) : undefined;
   const host = flags.host ?? env['CKB_HOST'] ?? file.host ?? DEFAULT_HOST;
+  const dataDir = join(home, 'data');
   return {
     home,
-    dataDir: join(home, 'data'),
+    dataDir,
     databaseUrl: flags.databaseUrl ?? (env['CKB_DATABASE_URL'] || undefined) ?? file.database_url,
+    ...dataLocations(flags, env, file, dataDir),
+    publicUrl: publicUrl(env['CKB_PUBLIC_URL'] || file.public_url),
+    lancedbStorageOptions: file.lancedb_storage_options ?? {},
     host,
     port: flags.port ?? envPort ?? file.port ?? DEFAULT_PORT,
     limits: Limits.parse(file.limits ?? {}),

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
+import { ConfigError } from '../src/config-error.ts';
 import { VERSION } from '../src/version.ts';
 import { createApp } from './app.ts';
 import { type Clock, systemClock, timestamp } from './clock.ts';
@@ -22,7 +23,6 @@ import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder } from './respond/index.ts';
 import { isOpenAiPath } from './routes/openai.ts';
-import { filesDirectory } from './services/files.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createIngestion, type Ingestion } from './services/ingestion.ts';
 import { type DatabaseLocation, DatabaseStartError } from './store/database.ts';
@@ -34,6 +34,16 @@ export interface DaemonOptions {
   host?: string | undefined;
   /** A PostgreSQL URL for the metadata; otherwise CKB_DATABASE_URL, config.json, or the embedded SQLite. */
   databaseUrl?: string | undefined;
+  /** Where the chunks are (a directory or an object-store URI); otherwise CKB_LANCEDB_URI, config.json, the home. */
+  lancedbUri?: string | undefined;
+  /** The directory of uploaded files; otherwise CKB_FILES_URI, config.json, beside the chunks. */
+  filesUri?: string | undefined;
+  /** Serve the HTTP API (default); a worker (`ckb worker`) does not. */
+  api?: boolean;
+  /** Run ingestion jobs (default); an API replica (`ckb serve --no-ingest`) leaves them to workers. */
+  ingest?: boolean;
+  /** Sources ingested at once, instead of `limits.ingest_concurrency` (`ckb worker --concurrency`). */
+  concurrency?: number | undefined;
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
   /** Event-stream keep-alive interval; the contract's 15 s unless a test needs it shorter. */
@@ -43,6 +53,7 @@ export interface DaemonOptions {
 }
 
 export interface RunningDaemon {
+  /** Where the API listens; empty for a worker, which serves none. */
   url: string;
   config: DaemonConfig;
   services: Services;
@@ -105,6 +116,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/** Stops answering: in-flight requests finish, for up to the grace period. */
+async function stopServer(server: Server): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  await stopped;
+  clearTimeout(force);
+}
+
 /** Runs `work` every minute, never two at once; `stop` waits for a run in progress. */
 function runMaintenance(work: () => Promise<void>, logger: Logger): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
@@ -135,6 +155,17 @@ function databaseLocation(config: DaemonConfig): DatabaseLocation {
   return { kind: 'postgres', url };
 }
 
+/** API replicas and workers share their state through PostgreSQL: on the embedded SQLite, nothing else could. */
+function checkRole(config: DaemonConfig, api: boolean, ingest: boolean): void {
+  if (!api && !ingest) throw new Error('a process must serve the API, run ingestion, or both');
+  if (config.databaseUrl !== undefined || (api && ingest)) return;
+  const what = api ? 'an API-only process (--no-ingest)' : 'a worker';
+  throw new ConfigError(
+    `${what} shares its work with other processes through PostgreSQL, but this home uses the embedded SQLite: ` +
+      'set --database-url, CKB_DATABASE_URL or database_url in config.json to the PostgreSQL database they share',
+  );
+}
+
 /** Refuses to start with text recognition languages whose packs are not installed, saying how to fix it. */
 function checkLanguagePacks(config: DaemonConfig): void {
   if (!config.ocr.enabled) return;
@@ -154,13 +185,25 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   // user once the directory is copied or its mode loosened. Everything the daemon writes is the owner's alone.
   process.umask(0o077);
   await mkdir(options.home, { recursive: true, mode: 0o700 });
+  const api = options.api ?? true;
+  const ingest = options.ingest ?? true;
   const config = resolveDaemonConfig({
-    flags: { home: options.home, port: options.port, host: options.host, databaseUrl: options.databaseUrl },
+    flags: {
+      home: options.home,
+      port: options.port,
+      host: options.host,
+      databaseUrl: options.databaseUrl,
+      lancedbUri: options.lancedbUri,
+      filesUri: options.filesUri,
+    },
     env,
     file: await readConfigFile(options.home),
   });
+  if (options.concurrency !== undefined) config.limits.ingest_concurrency = options.concurrency;
   const location = databaseLocation(config);
+  checkRole(config, api, ingest);
   checkLanguagePacks(config);
+  const role = api && ingest ? 'api and ingestion' : api ? 'api' : 'ingestion';
   // One daemon per home: it owns the home's logs, pid file and uploaded files (and the embedded database).
   const lock = await acquireLock(config.dataDir);
   const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));
@@ -172,12 +215,14 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       cacheDir: join(config.home, 'cache'),
     });
     let ingestion: Ingestion | undefined;
+    // Leases name the machine and home that took them: the next process of this home knows its own.
+    const homeOwner = `${hostname()}:${config.home}:`;
     const opened = await openStore({
       database: location,
-      chunksDir: join(config.dataDir, 'db'),
+      lancedb: { uri: config.lancedbUri, storageOptions: config.lancedbStorageOptions },
       dataDir: config.dataDir,
       embedder,
-      owner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      owner: `${homeOwner}${process.pid}:${randomBytes(4).toString('hex')}`,
       ingesting: () => ingestion?.busy() ?? false,
       onBackgroundError: (what, error) => logger.log('warn', `${what} failed`, { error: String(error) }),
       now: () => timestamp(clock),
@@ -194,7 +239,8 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       config,
       clock,
       logger,
-      filesDir: filesDirectory(config.dataDir),
+      filesDir: config.filesDir,
+      runsJobs: ingest,
     });
     const responder = createResponder({ ...(config.models ? { models: config.models } : {}) }, env);
     const services = await createServices({
@@ -205,42 +251,51 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       config,
       clock,
       logger,
+      // Without an API, no upload arrives; in a files directory outside the home, which other processes may
+      // share, another may be receiving a file meanwhile.
+      leftoverUploads: !api ? 'none' : config.filesDir === join(config.dataDir, 'files') ? 'all' : 'stale',
+      ingests: ingest,
     });
 
+    // Of all the processes sharing a database, the first to start creates the admin key.
     const adminKey = await services.keys.bootstrap();
     // Before the port answers: a CLI that started this daemon reads the key as soon as it does, and it once
     // read config.json in the moment between the two.
     if (adminKey) await updateConfigFile(config.home, { api_key: adminKey });
     // Every purge, due or not: no attempt of this daemon runs yet, and those of a killed one cannot write.
     await opened.purges.run({ all: true });
-    const resumed = await ingestion.resume();
+    const resumed = await ingestion.resume(homeOwner);
 
     let url = '';
-    const app = createApp({
-      services,
-      logger,
-      version: VERSION,
-      url: () => url,
-      bodyLimitBytes: config.limits.body_bytes,
-      ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
-      ratePerMinute: config.limits.rate_limit_per_minute,
-    });
-    const server = createServer(app.callback());
-    server.on('clientError', answerClientError);
-    url = ownUrl(await listen(server, config.port, config.host));
-    if (adminKey) await updateConfigFile(config.home, { url });
+    let server: Server | undefined;
+    if (api) {
+      const app = createApp({
+        services,
+        logger,
+        version: VERSION,
+        url: () => config.publicUrl ?? url,
+        bodyLimitBytes: config.limits.body_bytes,
+        ...(options.pingIntervalMs ? { pingIntervalMs: options.pingIntervalMs } : {}),
+        ratePerMinute: config.limits.rate_limit_per_minute,
+      });
+      server = createServer(app.callback());
+      server.on('clientError', answerClientError);
+      url = ownUrl(await listen(server, config.port, config.host));
+      if (adminKey) await updateConfigFile(config.home, { url });
+    }
     const stateFile = join(config.home, 'daemon.json');
-    await writeFile(
-      stateFile,
-      `${JSON.stringify({ pid: process.pid, url, started_at: clock.now().toISOString() })}\n`,
-      {
-        mode: 0o600,
-      },
-    );
+    const state = api
+      ? { pid: process.pid, url, started_at: clock.now().toISOString() }
+      : { pid: process.pid, role: 'worker', started_at: clock.now().toISOString() };
+    await writeFile(stateFile, `${JSON.stringify(state)}\n`, { mode: 0o600 });
     logger.log('info', 'daemon started', {
       url,
       pid: process.pid,
+      role,
+      ingest_concurrency: ingest ? config.limits.ingest_concurrency : 0,
       database: opened.database.description,
+      lancedb: config.lancedbUri,
+      files: config.filesDir,
       embedder: embedder.id,
       migrated: opened.opened.migrated,
       requeued: opened.opened.requeued,
@@ -255,11 +310,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     const close = (): Promise<void> => {
       closing ??= (async () => {
         await maintenance.stop();
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-        await stopped;
-        clearTimeout(force);
+        if (server) await stopServer(server);
         await ingestion.stop();
         await opened.purges.run().catch(() => {});
         await opened.close();

@@ -7,7 +7,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,11 +27,6 @@ export const PRESIGNED_URL_LIFETIME_SECONDS = 15 * 60;
 
 export function toFileObject(record: FileRecord): FileObject {
   return { id: record.id, name: record.name, uploaded_at: record.uploaded_at, bytes: record.bytes };
-}
-
-/** Where uploaded files are kept. */
-export function filesDirectory(dataDir: string): string {
-  return join(dataDir, 'files');
 }
 
 /** Where an uploaded file's bytes live; the extension is kept so extractors can tell the format. */
@@ -89,14 +84,30 @@ function safeFileName(name: string): string {
 }
 
 /**
- * Bytes a crash left behind, removed at start while no upload can be running (the home's files are this
- * daemon's alone): a partial upload (`.part`), or a file whose record never committed.
+ * Which leftovers of a crash to remove at start: every one (`all`, when the files are this process's alone, so
+ * no upload can be running), only those older than an upload address lives (`stale`, when other processes share
+ * the directory and may be receiving a file), or none (a worker, which receives no uploads).
  */
-async function removeLeftovers(filesDir: string, store: Store): Promise<void> {
+export type LeftoverUploads = 'all' | 'stale' | 'none';
+
+/** Bytes a crash left behind: a partial upload (`.part`), or a file whose record never committed. */
+async function removeLeftovers(filesDir: string, store: Store, which: LeftoverUploads, now: number) {
+  if (which === 'none') return;
   const known = await store.files.allIds();
+  const written = PRESIGNED_URL_LIFETIME_SECONDS * 1000;
   for (const name of await readdir(filesDir)) {
     const id = name.split('.')[0] ?? '';
-    if (name.endsWith('.part') || !known.has(id)) await rm(join(filesDir, name), { force: true });
+    if (!name.endsWith('.part') && known.has(id)) continue;
+    const path = join(filesDir, name);
+    // An upload keeps writing its .part file; one untouched for as long as an address lives has stopped.
+    if (which === 'stale') {
+      const modified = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => now,
+      );
+      if (now - modified < written) continue;
+    }
+    await rm(path, { force: true });
   }
 }
 
@@ -107,13 +118,15 @@ export async function createFileService(deps: {
   clock: Clock;
   keys: KeyService;
   quota: StorageQuota;
+  /** The home's data directory, where an earlier version kept the upload secret. */
   dataDir: string;
+  filesDir: string;
+  leftoverUploads: LeftoverUploads;
   uploadLimitBytes: number;
 }) {
-  const { store, clock, keys, quota, dataDir, uploadLimitBytes } = deps;
-  const filesDir = filesDirectory(dataDir);
+  const { store, clock, keys, quota, dataDir, filesDir, uploadLimitBytes } = deps;
   await mkdir(filesDir, { recursive: true, mode: 0o700 });
-  await removeLeftovers(filesDir, store);
+  await removeLeftovers(filesDir, store, deps.leftoverUploads, clock.now().getTime());
   const secret = await loadSecret(store, dataDir);
   const uploading = new Set<string>();
 

@@ -1,3 +1,4 @@
+import { VERSION } from '../../src/version.ts';
 import type { Clock } from '../clock.ts';
 import type { DaemonConfig } from '../config.ts';
 import type { Embedder } from '../ingest/embed/index.ts';
@@ -8,7 +9,8 @@ import type { Store } from '../store/index.ts';
 import { createApplicationService } from './applications.ts';
 import { createChatCompletionService } from './chat-completions.ts';
 import { createConversationService } from './conversations.ts';
-import { createFileService } from './files.ts';
+import { createFileService, type LeftoverUploads } from './files.ts';
+import { createHealthService } from './health.ts';
 import type { Ingestion } from './ingestion.ts';
 import { createKeyService } from './keys.ts';
 import { createSearchService } from './search.ts';
@@ -23,12 +25,16 @@ export interface ServiceDependencies {
   config: DaemonConfig;
   clock: Clock;
   logger: Logger;
+  /** Which upload files left by a crash are removed at start (services/files.ts `removeLeftovers`). */
+  leftoverUploads: LeftoverUploads;
+  /** Whether this process runs ingestion jobs, for GET /health. */
+  ingests: boolean;
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
 export async function createServices(deps: ServiceDependencies) {
-  const { store, ingestion, embedder, responder, config, clock } = deps;
+  const { store, ingestion, embedder, responder, config, clock, leftoverUploads } = deps;
   const keys = createKeyService({ store, clock });
   const quota = createStorageQuota({ store, limitBytes: config.limits.account_storage_bytes });
   const files = await createFileService({
@@ -37,6 +43,8 @@ export async function createServices(deps: ServiceDependencies) {
     keys,
     quota,
     dataDir: config.dataDir,
+    filesDir: config.filesDir,
+    leftoverUploads,
     uploadLimitBytes: config.limits.upload_bytes,
   });
   const retriever = createRetriever({ chunkIndex: store.chunks, embedder });
@@ -49,6 +57,7 @@ export async function createServices(deps: ServiceDependencies) {
     conversations: createConversationService({ store, clock, retriever, responder }),
     search: createSearchService({ store, retriever }),
     chatCompletions: createChatCompletionService({ store, clock, retriever, responder, applications }),
+    health: createHealthService({ store, version: VERSION, ingests: deps.ingests }),
     ingestion,
   };
 }

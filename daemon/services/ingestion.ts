@@ -14,9 +14,6 @@ import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createRowBudget } from './row-budget.ts';
 import { completionOf, type Refresh, refreshFigures, refreshOf } from './source-refresh.ts';
 
-/** A job's lease lasts this long without a heartbeat; a process that dies leaves its jobs for this long. */
-const LEASE_MS = 30_000;
-const HEARTBEAT_MS = 10_000;
 /**
  * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
  * preparing more sources waits, so a slow disk cannot let them pile up without bound.
@@ -29,10 +26,12 @@ const CLAIM_AHEAD = 1;
 /** Attempts of a source that fails for a reason of ours (not the source's), and the waits between them. */
 const MAX_ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [5_000, 30_000];
-/** How often a process that shares its database looks for jobs others added. */
+/** How often a process that shares its database looks for jobs others added (they also announce them). */
 const POLL_MS = 1_000;
 /** The longest a lane sleeps before looking at the queue again (a timer cannot wait past 24.8 days). */
 const MAX_LOOK_MS = 3_600_000;
+/** Leases are renewed this many times in a lease's time, so one late heartbeat does not lose them. */
+const HEARTBEATS_PER_LEASE = 3;
 
 /** Errors whose message is already one sentence a user can act on; anything else is our fault and logged. */
 function userMessage(error: unknown): string | undefined {
@@ -72,9 +71,13 @@ export function createIngestion(deps: {
   clock: Clock;
   logger: Logger;
   filesDir: string;
+  /** False in an API-only process (`ckb serve --no-ingest`): it queues jobs for other processes, runs none. */
+  runsJobs?: boolean;
 }) {
   const { store, embedder, config, clock, logger, filesDir } = deps;
+  const runsJobs = deps.runsJobs ?? true;
   const { jobs } = store;
+  const leaseMs = config.limits.ingest_lease_ms;
   const lanes: Record<Lane, LaneState> = {
     local: newLane(config.limits.ingest_concurrency),
     web: newLane(Math.min(config.limits.ingest_concurrency, MAX_WEB_SOURCES_AT_ONCE)),
@@ -83,9 +86,16 @@ export function createIngestion(deps: {
   const othersAddJobs = store.database.kind === 'postgres';
   let stopping = false;
   let fillScheduled = false;
+  /** Claims that returned so far, and the one each claimed job came in (for renewLeases). */
+  let claims = 0;
+  const claimNumber = new WeakMap<ClaimedJob, number>();
   let nextLook: NodeJS.Timeout | undefined;
-  const heartbeat = setInterval(() => void renewLeases(), HEARTBEAT_MS);
-  heartbeat.unref();
+  let heartbeat: NodeJS.Timeout | undefined;
+  if (runsJobs) {
+    heartbeat = setInterval(() => void renewLeases(), leaseMs / HEARTBEATS_PER_LEASE);
+    heartbeat.unref();
+    store.coordination.onJobs(wakeHere);
+  }
 
   function newLane(concurrency: number): LaneState {
     return {
@@ -98,7 +108,9 @@ export function createIngestion(deps: {
     };
   }
 
-  function wake(): void {
+  /** Jobs may be ready: every lane claims again. */
+  function wakeHere(): void {
+    if (!runsJobs) return;
     for (const lane of Object.values(lanes)) {
       lane.drained = false;
       if (lane.claiming) lane.wokenWhileClaiming = true;
@@ -124,13 +136,15 @@ export function createIngestion(deps: {
     lane.claiming = true;
     lane.wokenWhileClaiming = false;
     try {
-      const claimed = await jobs.claim(name, wanted, clock.now().getTime(), LEASE_MS, timestamp(clock));
+      const claimed = await jobs.claim(name, wanted, clock.now().getTime(), leaseMs, timestamp(clock));
       if (claimed.length === 0) {
         lane.drained = !lane.wokenWhileClaiming;
         if (!lane.drained) return scheduleFill();
         await lookAgainLater(name);
         return;
       }
+      claims += 1;
+      for (const job of claimed) claimNumber.set(job, claims);
       lane.backlog.push(...claimed.sort((left, right) => right.size - left.size));
       if (stopping) return;
     } catch (error) {
@@ -155,7 +169,7 @@ export function createIngestion(deps: {
   function scheduleLook(ms: number): void {
     if (stopping) return;
     clearTimeout(nextLook);
-    nextLook = setTimeout(wake, Math.min(ms, MAX_LOOK_MS));
+    nextLook = setTimeout(wakeHere, Math.min(ms, MAX_LOOK_MS));
     nextLook.unref();
   }
 
@@ -234,8 +248,16 @@ export function createIngestion(deps: {
           vectors: prepared.vectors,
           signal,
         });
-        if (completed && refresh.live?.generation != null)
-          logger.log('info', 'source refreshed', { source_id: source.id, ...refreshFigures(prepared) });
+        if (completed) {
+          logger.log('info', 'source ingested', {
+            source_id: source.id,
+            generation,
+            attempt: job.attempts,
+            chunks: prepared.chunks.length,
+          });
+          if (refresh.live?.generation != null)
+            logger.log('info', 'source refreshed', { source_id: source.id, ...refreshFigures(prepared) });
+        }
       } finally {
         rowsAwaitingCommit.release(prepared.chunks.length);
       }
@@ -256,14 +278,19 @@ export function createIngestion(deps: {
     const { source, generation } = job;
     const attempt = { sourceId: source.id, generation };
     const message = userMessage(error);
-    // The chunks may be in LanceDB although their source could not be completed; they are never shown, and
-    // if they cannot be deleted now (a full disk), the next attempt's completion deletes them.
-    if (committing)
-      await store.chunks
-        .delete([{ sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 }])
-        .catch((failure: unknown) =>
-          logger.log('warn', 'removing the chunks of a failed attempt failed', { error: String(failure) }),
-        );
+    // The chunks may be in LanceDB although their source could not be completed; they are never shown, and if
+    // they cannot be deleted now (a full disk), the attempt stays unsettled for a sweep to delete them
+    // (store/chunk-writes.ts).
+    const leftovers = committing
+      ? store.chunks.delete([
+          { sourceId: source.id, generationsFrom: generation, generationsBelow: generation + 1 },
+        ])
+      : Promise.resolve();
+    await leftovers
+      .then(() => store.chunkWrites.settled([attempt]))
+      .catch((failure: unknown) =>
+        logger.log('warn', 'removing the chunks of a failed attempt failed', { error: String(failure) }),
+      );
     if (!message && job.attempts < MAX_ATTEMPTS) {
       const delay = RETRY_DELAYS_MS[job.attempts - 1] ?? RETRY_DELAYS_MS.at(-1)!;
       logger.log('warn', 'ingestion attempt failed; it will be retried', {
@@ -272,7 +299,13 @@ export function createIngestion(deps: {
         retry_in_ms: delay,
         error: String(error),
       });
-      await jobs.retryLater(attempt, String(error), clock.now().getTime() + delay, timestamp(clock));
+      await jobs.retryLater(
+        attempt,
+        String(error),
+        clock.now().getTime() + delay,
+        timestamp(clock),
+        `attempt ${job.attempts} failed because of an internal error (the daemon's log has it); it is tried again`,
+      );
       scheduleLook(delay);
       return;
     }
@@ -301,21 +334,27 @@ export function createIngestion(deps: {
     );
   }
 
-  /** Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. */
+  /**
+   * Keeps this process's leases alive; a job it no longer holds (deleted, taken over) is stopped. Only jobs
+   * claimed before the renewal began are judged by it: on PostgreSQL a claim may commit while the renewal runs,
+   * which then does not see it, and dropping those jobs left them leased to this process, and renewed, for good.
+   */
   async function renewLeases(): Promise<void> {
     if (stopping) return;
+    const claimsBefore = claims;
     const working = Object.values(lanes).flatMap((lane) => [
       ...lane.backlog.map((job) => job.source.id),
       ...lane.running.keys(),
     ]);
+    if (working.length === 0) return;
     let held: Set<string>;
     try {
-      held = await jobs.renew(working, clock.now().getTime(), LEASE_MS);
+      held = await jobs.renew(clock.now().getTime(), leaseMs, working);
     } catch (error) {
       logger.log('warn', 'renewing ingestion leases failed', { error: String(error) });
       return;
     }
-    drop((job) => !held.has(job.source.id));
+    drop((job) => (claimNumber.get(job) ?? 0) <= claimsBefore && !held.has(job.source.id));
   }
 
   /** Stops running jobs and forgets leased ones that `unwanted` picks. */
@@ -331,7 +370,11 @@ export function createIngestion(deps: {
   }
 
   return {
-    wake,
+    /** Jobs were queued: this process claims them if it runs jobs, and the others are told. */
+    wake(): void {
+      store.coordination.announceJobs();
+      wakeHere();
+    },
 
     /** Stops ingesting these sources at once (they were deleted); their jobs went with them. */
     cancel(sourceIds: string[]): void {
@@ -355,12 +398,15 @@ export function createIngestion(deps: {
 
     /**
      * At start-up. On the embedded database this process is the only one, so leases left by a process that
-     * was killed are handed back at once; on a shared one they lapse by themselves.
+     * was killed are handed back at once; on a shared one, those of an earlier process of this home (owners
+     * beginning `earlierOwners`, which the home's lock proves is gone), and the others lapse by themselves.
      */
-    async resume(): Promise<number> {
-      if (store.database.kind === 'sqlite') await jobs.release(timestamp(clock), { anyOwner: true });
+    async resume(earlierOwners: string): Promise<number> {
+      const at = timestamp(clock);
+      if (store.database.kind === 'sqlite') await jobs.release(at, { anyOwner: true });
+      else await jobs.release(at, { ownerPrefix: earlierOwners });
       const { waiting } = await jobs.counts();
-      wake();
+      wakeHere();
       return waiting;
     },
 

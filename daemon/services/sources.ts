@@ -36,6 +36,8 @@ export function toSource(record: SourceSummary | SourceRecord): Source {
     characters: record.characters,
     content_hash: record.content_hash,
     sync_interval: record.sync_interval,
+    attempts: record.attempts,
+    last_error: record.last_error,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -102,6 +104,8 @@ export function createSourceService(deps: {
       allow_private_addresses: caller.key.admin,
       content_hash: hash,
       sync_interval: 'sync_interval' in body ? (body.sync_interval ?? null) : null,
+      attempts: 0,
+      last_error: '',
       created_at: now,
       updated_at: now,
     };

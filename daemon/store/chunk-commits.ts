@@ -1,4 +1,5 @@
 import type { ChunkIndex, ChunkRecord, ChunkSelection } from './chunk-index.ts';
+import type { AttemptKey, ChunkWrites } from './chunk-writes.ts';
 import type { Completion, JobStore } from './jobs.ts';
 
 /** An attempt's chunks, ready to store, and what its source becomes once they are. */
@@ -30,8 +31,13 @@ export type ChunkCommits = ReturnType<typeof createChunkCommits>;
  * Attempts that finish while a commit runs wait for the next, and go in it together: a LanceDB commit costs
  * milliseconds whatever its size, and a durable SQL commit an fsync, so under load each covers many sources.
  */
-export function createChunkCommits(deps: { chunkIndex: ChunkIndex; jobs: JobStore; now: () => string }) {
-  const { chunkIndex, jobs, now } = deps;
+export function createChunkCommits(deps: {
+  chunkIndex: ChunkIndex;
+  jobs: JobStore;
+  writes: ChunkWrites;
+  now: () => string;
+}) {
+  const { chunkIndex, jobs, writes, now } = deps;
   let waiting: Waiting[] = [];
   let flushing: Promise<void> | undefined;
 
@@ -64,18 +70,26 @@ export function createChunkCommits(deps: { chunkIndex: ChunkIndex; jobs: JobStor
       now(),
     );
     const leftovers: ChunkSelection[] = [];
+    const cleaned: AttemptKey[] = [];
     for (const { completion } of attempts) {
       const { sourceId, generation, keeps } = completion;
-      if (!completed.has(sourceId))
+      if (!completed.has(sourceId)) {
         leftovers.push({ sourceId, generationsFrom: generation, generationsBelow: generation + 1 });
-      else if (keeps !== undefined) {
+        cleaned.push({ sourceId, generation });
+      } else if (keeps !== undefined) {
         // The kept generation stays; older ones, and any of attempts cut short since, go.
         leftovers.push({ sourceId, generationsBelow: keeps });
         leftovers.push({ sourceId, generationsFrom: keeps + 1, generationsBelow: generation + 1 });
-      } else if (completion.replaces) leftovers.push({ sourceId, generationsBelow: generation });
+        cleaned.push({ sourceId, generation, andEarlier: true });
+      } else if (completion.replaces) {
+        leftovers.push({ sourceId, generationsBelow: generation });
+        cleaned.push({ sourceId, generation, andEarlier: true });
+      } else cleaned.push({ sourceId, generation });
     }
-    // Not awaited: the sources are done; the deletes queue behind this commit on the index's write lane.
-    chunkIndex.delete(leftovers).catch(() => {});
+    // Not awaited: the sources are done; the deletes queue behind this commit on the index's write lane. If they
+    // fail or the process dies first, the attempts' rows in chunk_writes stay, and a sweep deletes the chunks.
+    const deleted = leftovers.length > 0 ? chunkIndex.delete(leftovers) : Promise.resolve();
+    deleted.then(() => writes.settled(cleaned)).catch(() => {});
     for (const item of group) item.resolve(completed.has(item.attempt.completion.sourceId));
   }
 

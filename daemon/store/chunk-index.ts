@@ -40,6 +40,8 @@ export type ChunkSelection =
 
 export interface ChunkIndex {
   readonly embedderId: string;
+  /** Reads the table's current version: throws when LanceDB cannot be reached. */
+  check(): Promise<void>;
   add(records: ChunkRecord[], vectors: Float32Array[]): Promise<void>;
   delete(selections: ChunkSelection[]): Promise<void>;
   list(sourceId: string, generation: number): Promise<StoredChunk[]>;
@@ -71,11 +73,47 @@ export function chunkTableName(embedderId: string): string {
 }
 
 export interface ChunkIndexOptions {
-  /** The directory LanceDB writes to, whose file system is synced after commits. */
+  /** Where LanceDB writes: a directory, whose file system is synced after commits, or an object store's URI. */
   directory: string;
   /** Whether more chunks are on their way: an index refresh waits for the end of a burst. */
   busy: () => boolean;
   onRefreshError: (error: unknown) => void;
+  /**
+   * Set when other processes write the table too (they share a database): index upkeep is then done by one
+   * process at a time, the one `leads` says leads, and it decides from what the table holds (its versions and
+   * unindexed rows) rather than from what it wrote itself; `busy` says whether any process is ingesting.
+   */
+  shared?: { leads: () => Promise<boolean>; busy: () => Promise<boolean> };
+}
+
+/** How often the leading process looks at a shared table to decide on a refresh. */
+const OBSERVE_MS = 1_000;
+/** Commit attempts of a write that meets a conflicting commit of another process, and the longest wait. */
+const COMMIT_ATTEMPTS = 8;
+const MAX_RETRY_WAIT_MS = 2_000;
+
+/** LanceDB's messages for a commit that lost to a concurrent one and may succeed when made again. */
+const CONFLICT = /commit conflict|preempted by concurrent|write contention|after \d+ retries/i;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs a LanceDB write again when it lost a commit race to another process: commits are optimistic, and a
+ * compaction conflicts with a delete of the rows it rewrote. Full jitter keeps the retries of several processes
+ * from meeting again.
+ */
+export async function retryConflicts<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= COMMIT_ATTEMPTS || !CONFLICT.test(String((error as Error)?.message ?? error)))
+        throw error;
+      await sleep(Math.random() * Math.min(MAX_RETRY_WAIT_MS, 25 * 2 ** attempt));
+    }
+  }
 }
 
 /** Opens (creating when absent) the chunks table of one embedder, so vectors of two embedders never mix. */
@@ -88,9 +126,11 @@ export async function openChunkIndex(
   const exists = (await connection.tableNames()).includes(name);
   const table = exists
     ? await connection.openTable(name)
-    : await connection.createEmptyTable(name, chunkSchema(embedder.dimensions), { existOk: true });
-  await addGenerationColumn(table);
-  await ensureIndexes(table);
+    : await retryConflicts(() =>
+        connection.createEmptyTable(name, chunkSchema(embedder.dimensions), { existOk: true }),
+      );
+  await retryConflicts(() => addGenerationColumn(table));
+  await retryConflicts(() => ensureIndexes(table));
   return new LanceChunkIndex(table, embedder, await table.countRows(), options);
 }
 
@@ -145,6 +185,11 @@ class LanceChunkIndex implements ChunkIndex {
   /** A refresh keeps the last minute's versions; the next maintenance, a minute on, removes them. */
   private versionsToClean = false;
   private closed = false;
+  /** Shared tables: the version the leader last looked at, and its next look. */
+  private seenVersion: number | undefined;
+  private observeTimer: NodeJS.Timeout | undefined;
+  /** The look in progress: closing waits for it, as LanceDB refuses to close a table a read is using. */
+  private observing: Promise<void> | undefined;
 
   constructor(
     table: Table,
@@ -158,6 +203,11 @@ class LanceChunkIndex implements ChunkIndex {
     this.dimensions = embedder.dimensions;
     this.schema = chunkSchema(embedder.dimensions);
     this.options = options;
+    if (options.shared) this.scheduleObservation();
+  }
+
+  async check(): Promise<void> {
+    await this.table.version();
   }
 
   add(records: ChunkRecord[], vectors: Float32Array[]): Promise<void> {
@@ -172,7 +222,8 @@ class LanceChunkIndex implements ChunkIndex {
     }
     if (records.length === 0) return Promise.resolve();
     return this.serialize(async () => {
-      await this.table.add(chunkRows(this.schema, records, vectors));
+      const rows = chunkRows(this.schema, records, vectors);
+      await retryConflicts(() => this.table.add(rows));
       this.unindexedRows += records.length;
       this.commitsSinceRefresh += 1;
       this.lastCommitAt = performance.now();
@@ -185,7 +236,7 @@ class LanceChunkIndex implements ChunkIndex {
     return this.serialize(async () => {
       for (let start = 0; start < selections.length; start += SELECTIONS_PER_DELETE) {
         const slice = selections.slice(start, start + SELECTIONS_PER_DELETE);
-        await this.table.delete(slice.map(predicate).join(' OR '));
+        await retryConflicts(() => this.table.delete(slice.map(predicate).join(' OR ')));
         this.commitsSinceRefresh += 1;
       }
       this.scheduleRefresh(0);
@@ -243,10 +294,13 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   makeDurable(): Promise<void> {
+    // An object store has made a write durable by the time it answers it.
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(this.options.directory)) return Promise.resolve();
     return syncFileSystem(this.options.directory);
   }
 
-  maintain(): Promise<void> {
+  async maintain(): Promise<void> {
+    if (this.options.shared && !(await this.options.shared.leads())) return;
     return this.serialize(async () => {
       if (this.unindexedRows > 0 || this.commitsSinceRefresh > 0 || this.versionsToClean) {
         await this.refreshIndexes();
@@ -259,6 +313,8 @@ class LanceChunkIndex implements ChunkIndex {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.observeTimer);
+    await this.observing;
     await this.writes;
     this.table.close();
   }
@@ -271,7 +327,8 @@ class LanceChunkIndex implements ChunkIndex {
 
   /** Asks the refresh policy (refresh-policy.ts) again in `ms`; one question is pending at a time. */
   private scheduleRefresh(ms: number): void {
-    if (this.closed) return;
+    // A shared table's leader asks on its own schedule (observe), the other processes never.
+    if (this.closed || this.options.shared) return;
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => this.considerRefresh(), ms).unref();
   }
@@ -304,13 +361,69 @@ class LanceChunkIndex implements ChunkIndex {
     }
   }
 
+  private scheduleObservation(): void {
+    if (this.closed) return;
+    this.observeTimer = setTimeout(() => {
+      this.observing = this.observe()
+        .catch((error: unknown) => this.options.onRefreshError(error))
+        .finally(() => {
+          this.observing = undefined;
+          this.scheduleObservation();
+        });
+    }, OBSERVE_MS).unref();
+  }
+
+  /**
+   * The leader of a shared table: counts the commits every process made since the last refresh (the table's
+   * versions), reads the rows the full-text index does not cover yet, and asks the refresh policy.
+   */
+  private async observe(): Promise<void> {
+    const shared = this.options.shared!;
+    if (this.closed) return;
+    if (!(await shared.leads())) {
+      this.seenVersion = undefined;
+      return;
+    }
+    const version = await this.table.version();
+    if (version !== this.seenVersion) {
+      if (this.seenVersion !== undefined) {
+        this.commitsSinceRefresh += Math.max(0, version - this.seenVersion);
+        this.lastCommitAt = performance.now();
+      }
+      this.seenVersion = version;
+      const fullText = (await this.table.listIndices()).find((index) => index.columns.includes('searchText'));
+      this.unindexedRows = fullText?.numUnindexedRows ?? 0;
+      this.indexedRows = fullText?.numIndexedRows ?? this.indexedRows;
+    }
+    const now = performance.now();
+    const busy = await shared.busy();
+    const decision = decideRefresh({
+      unindexedRows: this.unindexedRows,
+      indexedRows: this.indexedRows,
+      commitsSinceRefresh: this.commitsSinceRefresh,
+      msSinceLastCommit: now - this.lastCommitAt,
+      msSinceLastRefresh: now - this.lastRefreshAt,
+      lastRefreshMs: this.lastRefreshMs,
+      busy,
+    });
+    if (decision.kind !== 'now') return;
+    await this.serialize(async () => {
+      await this.refreshIndexes();
+      this.versionsToClean = true;
+    });
+  }
+
   private async refreshIndexes(): Promise<void> {
     if (this.closed) return;
     const started = performance.now();
-    await this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_FOR_MS) });
+    await retryConflicts(() =>
+      this.table.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_FOR_MS) }),
+    );
     this.unindexedRows = 0;
     this.commitsSinceRefresh = 0;
     this.indexedRows = await this.table.countRows();
+    // The refresh's own versions are not commits to count.
+    if (this.options.shared) this.seenVersion = await this.table.version();
     this.lastRefreshAt = performance.now();
     this.lastRefreshMs = this.lastRefreshAt - started;
   }
@@ -326,10 +439,15 @@ class LanceChunkIndex implements ChunkIndex {
     if (existing && segments <= MAX_VECTOR_INDEX_SEGMENTS) return;
     const rows = await this.table.countRows();
     if (rows < VECTOR_INDEX_MIN_ROWS) return;
-    await this.table.createIndex('vector', {
-      replace: true,
-      config: Index.hnswSq({ distanceType: 'cosine', numPartitions: Math.max(1, Math.round(rows / 20_000)) }),
-    });
+    await retryConflicts(() =>
+      this.table.createIndex('vector', {
+        replace: true,
+        config: Index.hnswSq({
+          distanceType: 'cosine',
+          numPartitions: Math.max(1, Math.round(rows / 20_000)),
+        }),
+      }),
+    );
   }
 }
 

@@ -42,6 +42,18 @@ export interface Completion extends AttemptEnd {
 
 export type JobStore = ReturnType<typeof createJobStore>;
 
+/** Leases renewed per UPDATE: SQLite binds at most 32,766 values in one statement. */
+const RENEWALS_PER_UPDATE = 500;
+
+/** A source's `last_error` when its attempt's process stopped renewing the lease and another took the job. */
+export const LAPSED_LEASE =
+  'the process running the previous attempt stopped answering; its lease lapsed and the work started again';
+
+/** Whether chunks of other generations than a claimed attempt's may exist: an earlier attempt came first. */
+function replaces(row: { job_generation: number | null; generation: number | null }): boolean {
+  return row.job_generation! > 1 || row.generation !== null;
+}
+
 /**
  * The ingestion queue: one job row per source to ingest. A process leases jobs (`claim`), keeps its leases
  * alive (`renew`), and ends each one fenced by its lease owner and generation, so an attempt whose lease
@@ -74,7 +86,7 @@ export function createJobStore(database: Database, owner: string) {
       return database.transaction(async (trx) => {
         let candidates = trx
           .selectFrom('jobs')
-          .select(['id', 'source_id'])
+          .select(['id', 'source_id', 'lease_owner'])
           .where('lane', '=', lane)
           .where('run_after', '<=', now)
           .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_expires_at', '<', now)]))
@@ -90,12 +102,20 @@ export function createJobStore(database: Database, owner: string) {
           .updateTable('sources')
           .set((eb) => ({
             last_generation: eb('last_generation', '+', 1),
+            attempts: eb('attempts', '+', 1),
             embed_status: 'PROCESSING',
             embed_status_message: '',
             updated_at: at,
           }))
           .where('id', 'in', sourceIds)
           .execute();
+        const lapsed = jobs.filter((job) => job.lease_owner !== null).map((job) => job.source_id);
+        if (lapsed.length > 0)
+          await trx
+            .updateTable('sources')
+            .set({ last_error: LAPSED_LEASE })
+            .where('id', 'in', lapsed)
+            .execute();
         await trx
           .updateTable('jobs')
           .set((eb) => ({
@@ -124,6 +144,17 @@ export function createJobStore(database: Database, owner: string) {
           ])
           .where('jobs.source_id', 'in', sourceIds)
           .execute();
+        await trx
+          .insertInto('chunk_writes')
+          .values(
+            rows.map((row) => ({
+              source_id: row.id,
+              generation: row.job_generation!,
+              replaces: replaces(row) ? 1 : 0,
+              created_at: at,
+            })),
+          )
+          .execute();
         return rows.map((row) => ({
           source: {
             id: row.id,
@@ -141,11 +172,13 @@ export function createJobStore(database: Database, owner: string) {
             allow_private_addresses: Boolean(row.allow_private_addresses),
             content_hash: row.content_hash,
             sync_interval: row.sync_interval,
+            attempts: row.attempts,
+            last_error: row.last_error,
             created_at: row.created_at,
             updated_at: row.updated_at,
           },
           generation: row.job_generation!,
-          replaces: row.job_generation! > 1 || row.generation !== null,
+          replaces: replaces(row),
           attempts: row.job_attempts,
           size: row.job_size,
         }));
@@ -153,30 +186,41 @@ export function createJobStore(database: Database, owner: string) {
     },
 
     /**
-     * Extends the leases of the jobs this process is working on; returns those it still holds. A job whose
-     * attempt ended without its end being recorded (the database failed just then) is left to lapse, and is
-     * claimed again.
+     * Extends the leases this process holds on the jobs of `sourceIds` (those it is working on); returns the
+     * sources whose jobs it still holds. A lease it holds but no longer works on lapses, for any process to take.
      */
-    async renew(sourceIds: string[], now: number, leaseMs: number): Promise<Set<string>> {
-      if (sourceIds.length === 0) return new Set();
-      const rows = await db
-        .updateTable('jobs')
-        .set({ lease_expires_at: now + leaseMs })
-        .where('lease_owner', '=', owner)
-        .where('source_id', 'in', sourceIds)
-        .returning('source_id')
-        .execute();
-      return new Set(rows.map((row) => row.source_id));
+    async renew(now: number, leaseMs: number, sourceIds: string[]): Promise<Set<string>> {
+      const held = new Set<string>();
+      for (let start = 0; start < sourceIds.length; start += RENEWALS_PER_UPDATE) {
+        const rows = await db
+          .updateTable('jobs')
+          .set({ lease_expires_at: now + leaseMs })
+          .where('lease_owner', '=', owner)
+          .where('source_id', 'in', sourceIds.slice(start, start + RENEWALS_PER_UPDATE))
+          .returning('source_id')
+          .execute();
+        for (const row of rows) held.add(row.source_id);
+      }
+      return held;
     },
 
     /**
-     * Hands jobs back to the queue, their sources PENDING again: this process's at shutdown, or with `anyOwner`
-     * every lease, which only a process that owns the whole database (the embedded SQLite) may do at start.
+     * Hands jobs back to the queue, their sources PENDING again: this process's at shutdown; with `ownerPrefix`,
+     * those of owners named so (an earlier process of this home, which the home's lock proves is gone); with
+     * `anyOwner`, every lease, which only a process that owns the whole database (the embedded SQLite) may do.
      */
-    async release(at: string, options: { anyOwner?: boolean } = {}): Promise<number> {
+    async release(at: string, options: { anyOwner?: boolean; ownerPrefix?: string } = {}): Promise<number> {
       return database.transaction(async (trx) => {
         const leased = trx.selectFrom('jobs').select('source_id').where('lease_owner', 'is not', null);
-        const held = options.anyOwner ? leased : leased.where('lease_owner', '=', owner);
+        const held = options.anyOwner
+          ? leased
+          : options.ownerPrefix !== undefined
+            ? leased.where(
+                (eb) => eb.fn('substr', ['lease_owner', eb.val(1), eb.val(options.ownerPrefix!.length)]),
+                '=',
+                options.ownerPrefix,
+              )
+            : leased.where('lease_owner', '=', owner);
         await trx
           .updateTable('sources')
           .set({ embed_status: 'PENDING', updated_at: at })
@@ -185,7 +229,7 @@ export function createJobStore(database: Database, owner: string) {
         const released = await trx
           .updateTable('jobs')
           .set({ lease_owner: null, lease_expires_at: null })
-          .where('lease_owner', options.anyOwner ? 'is not' : '=', options.anyOwner ? null : owner)
+          .where('source_id', 'in', held)
           .executeTakeFirst();
         return Number(released.numUpdatedRows);
       });
@@ -230,6 +274,7 @@ export function createJobStore(database: Database, owner: string) {
           .set((eb) => ({
             embed_status: 'FAILED',
             embed_status_message: message,
+            last_error: message,
             chunks: eb.case().when('generation', 'is', null).then(0).else(eb.ref('chunks')).end(),
             updated_at: at,
           }))
@@ -260,8 +305,17 @@ export function createJobStore(database: Database, owner: string) {
         .execute();
     },
 
-    /** Puts the job back in the queue until `runAfter`, with the error that ended this attempt. */
-    async retryLater(end: AttemptEnd, error: string, runAfter: number, at: string): Promise<boolean> {
+    /**
+     * Puts the job back in the queue until `runAfter`, with the error that ended this attempt (`shown` is what the
+     * source's `last_error` says of it).
+     */
+    async retryLater(
+      end: AttemptEnd,
+      error: string,
+      runAfter: number,
+      at: string,
+      shown = error,
+    ): Promise<boolean> {
       return database.transaction(async (trx) => {
         const result = await trx
           .updateTable('jobs')
@@ -273,7 +327,7 @@ export function createJobStore(database: Database, owner: string) {
         if (Number(result.numUpdatedRows) !== 1) return false;
         await trx
           .updateTable('sources')
-          .set({ embed_status: 'PENDING', updated_at: at })
+          .set({ embed_status: 'PENDING', last_error: shown, updated_at: at })
           .where('id', '=', end.sourceId)
           .execute();
         return true;

@@ -13,6 +13,9 @@ type KeyWithAccount = { key: KeyRecord; account: AccountRecord };
 
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
+/** The `settings` row that says the first admin key was created, and when. */
+const FIRST_KEY_SETTING = 'first_admin_key';
+
 /** Accounts and their API keys. */
 export function createKeyStore(database: Database) {
   const { db } = database;
@@ -36,7 +39,9 @@ export function createKeyStore(database: Database) {
 
   /**
    * Adds a key to the account named `accountName`, creating the account if it is new, in one transaction. With
-   * `onlyIfNone`, adds it only when the database holds no key at all (the first start's admin key).
+   * `onlyIfNone`, adds it only when the database holds no key at all (the first start's admin key), and returns
+   * undefined otherwise: of several processes starting together on a new database, exactly one adds it, as a
+   * `settings` row claims the first key first and the others' claims wait for it, then find it taken.
    */
   function insertKey(
     accountName: string,
@@ -44,8 +49,16 @@ export function createKeyStore(database: Database) {
     options: { onlyIfNone?: boolean },
   ): Promise<KeyWithAccount | undefined> {
     return database.transaction(async (trx) => {
-      if (options.onlyIfNone && (await trx.selectFrom('keys').select('id').limit(1).executeTakeFirst()))
-        return undefined;
+      if (options.onlyIfNone) {
+        const claimed = await trx
+          .insertInto('settings')
+          .values({ name: FIRST_KEY_SETTING, value: key.created_at })
+          .onConflict((conflict) => conflict.column('name').doNothing())
+          .executeTakeFirst();
+        if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
+        // A database from before the claim existed holds keys but no claim.
+        if (await trx.selectFrom('keys').select('id').limit(1).executeTakeFirst()) return undefined;
+      }
       let account = await trx
         .selectFrom('accounts')
         .selectAll()

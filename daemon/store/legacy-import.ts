@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@lancedb/lancedb';
@@ -326,6 +327,14 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       // The earlier layout fetched private addresses for every key on a loopback daemon: its unfinished sources
       // keep doing so when they resume.
       allow_private_addresses: 1,
+      // As a source added now would hash it (services/sources.ts), so an unchanged file or text is not
+      // ingested again; a web source's pages are hashed when next read.
+      content_hash:
+        source.type === 'text'
+          ? createHash('sha256').update(String(source.content)).digest('hex')
+          : source.type === 'file'
+            ? (tables.files.get(String(source.content))?.sha256 ?? null)
+            : null,
       // The old chunks are generation 0 (chunk-index.ts gives it to rows from before generations). The counter
       // starts past it, so the next attempt on any of these sources removes generation 0 when it completes.
       generation: completed ? 0 : null,

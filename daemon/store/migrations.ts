@@ -201,6 +201,34 @@ export function migrations(kind: DatabaseKind): Record<string, Migration> {
         await backfillContentHashes(db as Kysely<BackfillSchema>);
       },
     },
+    '0003_chunk_writes': {
+      async up(db: Kysely<unknown>) {
+        // One row per ingestion attempt that may write chunks, from its claim until what it wrote is either live
+        // or deleted: the record that lets any process remove the chunks of an attempt whose process died.
+        await db.schema
+          .createTable('chunk_writes')
+          .addColumn('source_id', id, (column) => column.notNull())
+          .addColumn('generation', 'integer', (column) => column.notNull())
+          .addColumn('replaces', 'integer', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('chunk_writes_key', ['source_id', 'generation'])
+          .execute();
+      },
+    },
+    '0004_source_attempts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('sources')
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('sources')
+          .addColumn('last_error', 'text', (column) => column.notNull().defaultTo(''))
+          .execute();
+        // GET /health counts the failed sources of every account; this keeps that a count of the failed ones.
+        await sql`create index sources_failed on sources (id) where embed_status = 'FAILED'`.execute(db);
+      },
+    },
   };
 }
 

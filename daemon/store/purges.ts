@@ -1,4 +1,5 @@
 import type { ChunkIndex, ChunkSelection } from './chunk-index.ts';
+import type { ChunkWrites } from './chunk-writes.ts';
 import type { Database } from './database.ts';
 
 /** Purges per LanceDB delete. */
@@ -17,10 +18,12 @@ export type ChunkPurges = ReturnType<typeof createChunkPurges>;
  * Removes from LanceDB the chunks of deleted applications and sources. A delete commits in SQL, which hides its
  * chunks at once (search keeps only chunks of live sources), and leaves a purge row; this deletes the chunks,
  * twice (see REPEAT_AFTER_MS), then the row, so a crash at any point only makes a later pass delete them again.
+ * It also sweeps what ingestion attempts that lost their jobs left behind (chunk-writes.ts).
  */
 export function createChunkPurges(
   database: Database,
   chunkIndex: ChunkIndex,
+  writes: ChunkWrites,
   onError: (error: unknown) => void,
 ) {
   const { db } = database;
@@ -63,6 +66,7 @@ export function createChunkPurges(
         kept += left;
         if (left < PURGES_PER_PASS) break;
       }
+      await writes.sweep();
     } while (again);
   }
 

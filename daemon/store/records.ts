@@ -50,6 +50,9 @@ export interface SourceRecord {
   content_hash: string | null;
   /** Seconds between re-syncs of a web source; null: none. */
   sync_interval: number | null;
+  /** Ingestion attempts so far, and why the last one that did not complete ended. */
+  attempts: number;
+  last_error: string;
   created_at: string;
   updated_at: string;
 }

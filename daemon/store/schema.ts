@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { ModelName } from '../../src/api/applications.ts';
 import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
 
@@ -17,6 +18,7 @@ export interface Schema {
   jobs: JobTable;
   source_pages: SourcePageTable;
   chunk_purges: ChunkPurgeTable;
+  chunk_writes: ChunkWriteTable;
   settings: SettingTable;
 }
 
@@ -81,6 +83,10 @@ export interface SourceTable {
   content_hash: string | null;
   /** Seconds between two re-syncs of a web source, run by the job queue (source-versions.ts); null: none. */
   sync_interval: number | null;
+  /** Ingestion attempts of the source's current content, the one under way included. */
+  attempts: Generated<number>;
+  /** Why the last attempt that did not complete ended ('' when none did). */
+  last_error: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -175,6 +181,18 @@ export interface ChunkPurgeTable {
   passes: number;
   /** Not run again before this time. */
   run_after: number;
+  created_at: string;
+}
+
+/**
+ * An ingestion attempt that may have written chunks under `generation`, from its claim until they are live or
+ * deleted. Once the attempt no longer holds its job, any process may settle it: keep the chunks when they went
+ * live (deleting older generations when it `replaces` some), delete them otherwise.
+ */
+export interface ChunkWriteTable {
+  source_id: string;
+  generation: number;
+  replaces: number;
   created_at: string;
 }
 

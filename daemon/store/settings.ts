@@ -6,6 +6,19 @@ export type SettingStore = ReturnType<typeof createSettingStore>;
 export function createSettingStore(database: Database) {
   const { db } = database;
   return {
+    async get(name: string): Promise<string | undefined> {
+      const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst();
+      return row?.value;
+    },
+
+    async set(name: string, value: string): Promise<void> {
+      await db
+        .insertInto('settings')
+        .values({ name, value })
+        .onConflict((conflict) => conflict.column('name').doUpdateSet({ value }))
+        .execute();
+    },
+
     /**
      * The value of `name`, set to `initial()` if it has none yet. When two processes start together, the first
      * to commit wins and both get its value.

@@ -33,6 +33,8 @@ const SUMMARY_COLUMNS = [
   'allow_private_addresses',
   'content_hash',
   'sync_interval',
+  'attempts',
+  'last_error',
   'created_at',
   'updated_at',
 ] as const;
@@ -53,6 +55,8 @@ function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[n
     allow_private_addresses: Boolean(row.allow_private_addresses),
     content_hash: row.content_hash,
     sync_interval: row.sync_interval,
+    attempts: row.attempts,
+    last_error: row.last_error,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

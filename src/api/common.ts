@@ -18,5 +18,22 @@ export type ListQuery = z.infer<typeof ListQuery>;
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
 export type Deleted = z.infer<typeof Deleted>;
 
-export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+/**
+ * ext: the process and what it depends on. Anything it cannot reach makes it answer 503 `service_unavailable`
+ * instead, naming the part, so a load balancer or an orchestrator takes it out of service.
+ */
+export const Health = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  /** What this process does: `ckb serve` both, `ckb serve --no-ingest` the API alone. */
+  role: z.enum(['api and ingestion', 'api']),
+  database: z.object({ status: z.literal('ok'), kind: z.enum(['sqlite', 'postgres']) }),
+  lancedb: z.object({ status: z.literal('ok') }),
+  /** The ingestion queue of every process sharing the database: sources waiting, being ingested, failed. */
+  queue: z.object({
+    waiting: z.number().int(),
+    leased: z.number().int(),
+    failed: z.number().int(),
+  }),
+});
 export type Health = z.infer<typeof Health>;

@@ -21,7 +21,7 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 export type Auth = 'none' | 'key' | 'admin' | 'signature';
 
 /** The 4xx statuses an endpoint answers besides those of its `auth` (401 and 429, and 403 for admin keys). */
-export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 502 | 507;
+export type ErrorStatus = 400 | 403 | 404 | 409 | 413 | 415 | 502 | 503 | 507;
 
 export interface Endpoint {
   method: HttpMethod;
@@ -55,8 +55,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: 'get',
     path: '/health',
     operationId: 'getHealth',
-    errors: [],
-    summary: 'Liveness',
+    errors: [503],
+    summary: 'Health: the database, LanceDB and the ingestion queue',
     auth: 'none',
     status: 200,
     response: Health,

@@ -139,6 +139,13 @@ export const Source = z.object({
   content_hash: z.string().nullable(),
   /** ext: seconds between two syncs of a web source, run by the daemon; null: only when asked. */
   sync_interval: z.number().int().nullable(),
+  /** ext: ingestion attempts of the source so far, the one under way included (0 until one starts). */
+  attempts: z.number().int(),
+  /**
+   * ext: why the last attempt that did not complete ended ('' when none did): the failure message, an internal
+   * error that is being retried, or the process running it stopping (its lease lapsed and another took it).
+   */
+  last_error: z.string(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -1,16 +1,57 @@
-import type { Command } from 'commander';
-import { globalOptions } from './options.ts';
+import { type Command, InvalidArgumentError } from 'commander';
+import { examples, globalOptions } from './options.ts';
 
-interface ServeFlags {
+/** Where a process's shared state is: every API replica and worker of one deployment names the same. */
+interface StorageFlags {
+  databaseUrl?: string;
+  lancedbUri?: string;
+  filesUri?: string;
+}
+
+interface ServeFlags extends StorageFlags {
   port?: number;
   host?: string;
-  databaseUrl?: string;
+  /** Commander's negation of `--no-ingest`. */
+  ingest: boolean;
+}
+
+interface WorkerFlags extends StorageFlags {
+  concurrency?: number;
 }
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid port: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new InvalidArgumentError(`invalid port: ${value}`);
   return port;
+}
+
+function parseConcurrency(value: string): number {
+  const concurrency = Number(value);
+  if (!/^\d+$/.test(value) || concurrency < 1 || concurrency > 64)
+    throw new InvalidArgumentError(`invalid concurrency: ${value} (a whole number from 1 to 64)`);
+  return concurrency;
+}
+
+function storageOptions(command: Command): Command {
+  return command
+    .option('--database-url <url>', 'PostgreSQL shared by every process (env CKB_DATABASE_URL)')
+    .option(
+      '--lancedb-uri <uri>',
+      'the chunks: a directory every process reaches, or s3://… (env CKB_LANCEDB_URI; default in the home)',
+    )
+    .option(
+      '--files-uri <dir>',
+      'uploaded files, a directory every process reaches (env CKB_FILES_URI; default beside the chunks)',
+    );
+}
+
+function storageFlags(flags: StorageFlags) {
+  return {
+    ...(flags.databaseUrl === undefined ? {} : { databaseUrl: flags.databaseUrl }),
+    ...(flags.lancedbUri === undefined ? {} : { lancedbUri: flags.lancedbUri }),
+    ...(flags.filesUri === undefined ? {} : { filesUri: flags.filesUri }),
+  };
 }
 
 async function localConfig(command: Command) {
@@ -24,14 +65,20 @@ async function localConfig(command: Command) {
 }
 
 export function registerDaemon(program: Command): void {
-  program
-    .command('serve')
-    .description('Run the daemon in the foreground; prints the URL it listens on')
-    .option('--port <n>', 'port (default 7411; 0 picks a free one)', parsePort)
-    .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
-    .option(
-      '--database-url <url>',
-      'PostgreSQL for the metadata, postgres://user:password@host:port/database (env CKB_DATABASE_URL; default SQLite in the home)',
+  storageOptions(
+    program
+      .command('serve')
+      .description('Run the daemon in the foreground; prints the URL it listens on')
+      .option('--port <n>', 'port (default 7411; 0 picks a free one)', parsePort)
+      .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+      .option('--no-ingest', 'serve the API only, and leave ingestion to `ckb worker` processes'),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'ckb serve',
+        'CKB_DATABASE_URL=postgres://ckb@db/ckb CKB_LANCEDB_URI=/mnt/ckb/db ckb serve --no-ingest --host 0.0.0.0',
+      ),
     )
     .action(async (flags: ServeFlags, command: Command) => {
       const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
@@ -49,9 +96,47 @@ export function registerDaemon(program: Command): void {
         home: resolveHome(globalOptions(command), process.env),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
-        ...(flags.databaseUrl === undefined ? {} : { databaseUrl: flags.databaseUrl }),
+        ...storageFlags(flags),
+        ingest: flags.ingest,
       });
       process.stdout.write(`${running.url}\n`);
+    });
+
+  storageOptions(
+    program
+      .command('worker')
+      .description('Run ingestion only, in the foreground, for the API processes that share its PostgreSQL')
+      .option(
+        '--concurrency <n>',
+        'sources ingested at once (default: limits.ingest_concurrency, 32)',
+        parseConcurrency,
+      ),
+  )
+    .addHelpText(
+      'after',
+      examples(
+        'CKB_DATABASE_URL=postgres://ckb@db/ckb CKB_LANCEDB_URI=/mnt/ckb/db ckb worker',
+        'ckb worker --concurrency 8 --database-url postgres://ckb@db/ckb --lancedb-uri s3://bucket/ckb --files-uri /mnt/ckb/files',
+      ),
+    )
+    .action(async (flags: WorkerFlags, command: Command) => {
+      const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
+      const relaunched = await relaunchWithDaemonEnvironment();
+      if (relaunched !== undefined) {
+        process.exitCode = relaunched;
+        return;
+      }
+      const { resolveHome } = await import('../config.ts');
+      const { onInterrupt } = await import('./exit.ts');
+      const { runDaemon } = await import('../../daemon/main.ts');
+      onInterrupt(() => undefined);
+      await runDaemon({
+        home: resolveHome(globalOptions(command), process.env),
+        ...storageFlags(flags),
+        api: false,
+        concurrency: flags.concurrency,
+      });
+      process.stdout.write(`worker ${process.pid} is ingesting\n`);
     });
 
   const daemon = program.command('daemon').description('Run the daemon in the background');

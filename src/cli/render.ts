@@ -78,6 +78,8 @@ export function printSource(output: Output, source: Source): void {
           ] as [string, string],
         ]
       : []),
+    ['attempts', String(source.attempts)],
+    ...(source.last_error ? [['last error', source.last_error] as [string, string]] : []),
     ['created', source.created_at],
     ['updated', source.updated_at],
   ]);

@@ -56,7 +56,14 @@ describe('database faults', () => {
           expect(response.body.error).toMatchObject({ type: 'service_unavailable' });
           expect(response.body.error.message).toMatch(/database is unavailable/);
         }
+        const health = await daemon.call('GET', '/health', undefined, null);
+        expect(health.status).toBe(503);
+        expect(health.body.error).toEqual({
+          type: 'service_unavailable',
+          message: 'this ckb process cannot reach the database; it answers again once it can',
+        });
         await cluster.resume();
+        expect((await daemon.call('GET', '/health', undefined, null)).body).toMatchObject({ status: 'ok' });
         const names = (await daemon.call('GET', '/applications')).body.map(
           (app: { name: string }) => app.name,
         );

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { runDaemon } from '../../daemon/main.ts';
 import { ENDPOINTS } from '../../src/api/endpoints.ts';
 import { startTestDaemon, waitForSource } from '../support/daemon.ts';
-import { newHome } from '../support/home.ts';
+import { newHome, testDatabaseKind } from '../support/home.ts';
 import { openHomeDatabase, readStorage, storageProblems } from '../support/storage.ts';
 
 describe('daemon lifecycle', () => {
@@ -18,6 +18,10 @@ describe('daemon lifecycle', () => {
       expect((await daemon.call('GET', '/health')).body).toEqual({
         status: 'ok',
         version: expect.any(String),
+        role: 'api and ingestion',
+        database: { status: 'ok', kind: testDatabaseKind() },
+        lancedb: { status: 'ok' },
+        queue: { waiting: 0, leased: 0, failed: 0 },
       });
       const { body: document } = await daemon.call('GET', '/openapi.json');
       expect(document.openapi).toBe('3.1.0');
@@ -105,7 +109,7 @@ describe('daemon lifecycle', () => {
         '503',
         'default',
       ]);
-      expect(statuses('get', '/health')).toEqual(['200', 'default']);
+      expect(statuses('get', '/health')).toEqual(['200', '503', 'default']);
       const notFound = document.paths['/sources/{id}'].get.responses['404'];
       expect(notFound.description).toBe('not_found');
       expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });

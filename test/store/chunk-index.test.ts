@@ -217,4 +217,50 @@ describe('chunk index', () => {
     ]);
     await reopened.close();
   });
+
+  it('on a table other processes share, only the leading process refreshes, from what any process wrote', async () => {
+    const shared = { readConsistencyInterval: 0 };
+    const [writerConnection, leaderConnection] = [
+      await connect(directory, shared),
+      await connect(directory, shared),
+    ];
+    let leads = false;
+    const writer = await openChunkIndex(writerConnection, embedder, {
+      ...options(),
+      shared: { leads: async () => false, busy: async () => false },
+    });
+    const leader = await openChunkIndex(leaderConnection, embedder, {
+      ...options(),
+      shared: { leads: async () => leads, busy: async () => false },
+    });
+    const table = await connection.openTable(chunkTableName(embedder.id));
+    const unindexed = async () => {
+      await table.checkoutLatest();
+      return (await table.listIndices()).find((index) => index.columns.includes('searchText'))
+        ?.numUnindexedRows;
+    };
+    try {
+      await addAll(
+        writer,
+        Array.from({ length: 40 }, (_, index) => record('src_shared', index, `shared row ${index}`)),
+      );
+      // Nobody leads: nobody refreshes, and maintenance asked of a process that does not lead does nothing.
+      await writer.maintain();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await unindexed()).toBe(40);
+      leads = true;
+      const deadline = Date.now() + 15_000;
+      while ((await unindexed()) !== 0) {
+        if (Date.now() > deadline) throw new Error('the leader never refreshed');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await writer.fullTextSearch('shared', 'app_1', 50)).length).toBe(40);
+    } finally {
+      table.close();
+      await writer.close();
+      await leader.close();
+      writerConnection.close();
+      leaderConnection.close();
+    }
+  });
 });

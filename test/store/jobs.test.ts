@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../daemon/store/database.ts';
-import { createJobStore } from '../../daemon/store/jobs.ts';
+import { createJobStore, LAPSED_LEASE } from '../../daemon/store/jobs.ts';
 import { migrate } from '../../daemon/store/migrations.ts';
 import { createSourceStore } from '../../daemon/store/sources.ts';
 import { newDatabaseLocation } from '../support/home.ts';
@@ -52,6 +52,8 @@ describe('the ingestion queue', () => {
         allow_private_addresses: false,
         content_hash: null,
         sync_interval: null,
+        attempts: 0,
+        last_error: '',
         created_at: createdAt,
         updated_at: createdAt,
       },
@@ -108,7 +110,7 @@ describe('the ingestion queue', () => {
     const [claimedByB] = await b.claim('local', 1, LEASE_MS + 1, LEASE_MS, AT);
     expect(claimedByB!.generation).toBe(claimedByA!.generation + 1);
     expect(claimedByB!.replaces).toBe(true);
-    expect(await a.renew([id!], LEASE_MS + 2, LEASE_MS)).toEqual(new Set());
+    expect(await a.renew(LEASE_MS + 2, LEASE_MS, [id!])).toEqual(new Set());
     expect(await a.complete([completion(id!, claimedByA!.generation)], AT)).toEqual(new Set());
     expect(await a.fail({ sourceId: id!, generation: claimedByA!.generation }, 'no', AT)).toBe(false);
     expect(await statusOf(id!)).toMatchObject({ embed_status: 'PROCESSING', generation: null });
@@ -117,6 +119,51 @@ describe('the ingestion queue', () => {
     // Completed once: the job is gone, so no second completion counts.
     expect(await b.complete([completion(id!, claimedByB!.generation)], AT)).toEqual(new Set());
     expect(await database.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('counts attempts on the source, says why the last one ended, and hands back an earlier process’s leases', async () => {
+    const [id] = await addSources([{ name: 'counted', size: 1 }]);
+    const source = () =>
+      database.db
+        .selectFrom('sources')
+        .select(['attempts', 'last_error', 'embed_status'])
+        .where('id', '=', id!)
+        .executeTakeFirstOrThrow();
+    await createJobStore(database, 'host:/homes/a:100:aaaa').claim('local', 1, 0, LEASE_MS, AT);
+    // A process of another home leaves the lease alone; the next process of the same home hands it back at once.
+    const next = createJobStore(database, 'host:/homes/a:101:bbbb');
+    expect(await next.release(AT, { ownerPrefix: 'host:/homes/b:' })).toBe(0);
+    expect(await next.release(AT, { ownerPrefix: 'host:/homes/a:' })).toBe(1);
+    let [claimed] = await next.claim('local', 1, 0, LEASE_MS, AT);
+    expect(claimed!.attempts).toBe(2);
+    expect(await source()).toEqual({ attempts: 2, last_error: '', embed_status: 'PROCESSING' });
+    const shown = 'attempt 2 failed because of an internal error';
+    await next.retryLater({ sourceId: id!, generation: claimed!.generation }, 'Error: disk', 0, AT, shown);
+    expect(await source()).toEqual({ attempts: 2, last_error: shown, embed_status: 'PENDING' });
+    await next.claim('local', 1, 0, LEASE_MS, AT);
+    // That process stops answering; its lease lapses and another takes the job over.
+    const other = createJobStore(database, 'host:/homes/c:300:cccc');
+    [claimed] = await other.claim('local', 1, LEASE_MS + 1, LEASE_MS, AT);
+    expect(await source()).toEqual({ attempts: 4, last_error: LAPSED_LEASE, embed_status: 'PROCESSING' });
+    await other.fail({ sourceId: id!, generation: claimed!.generation }, 'counted is unreadable', AT);
+    expect(await source()).toEqual({
+      attempts: 4,
+      last_error: 'counted is unreadable',
+      embed_status: 'FAILED',
+    });
+  });
+
+  it('renews only the leases of the jobs a process works on; one it forgot lapses for another to take', async () => {
+    const [kept, forgotten] = await addSources([
+      { name: 'kept', size: 2 },
+      { name: 'forgotten', size: 1 },
+    ]);
+    const a = createJobStore(database, 'worker-a');
+    expect(await a.claim('local', 2, 0, LEASE_MS, AT)).toHaveLength(2);
+    expect(await a.renew(LEASE_MS - 1, LEASE_MS, [kept!])).toEqual(new Set([kept]));
+    const [taken] = await createJobStore(database, 'worker-b').claim('local', 2, LEASE_MS + 1, LEASE_MS, AT);
+    expect(taken!.source.id).toBe(forgotten);
+    expect(await a.renew(LEASE_MS + 2, LEASE_MS, [kept!, forgotten!])).toEqual(new Set([kept]));
   });
 
   it('a source deleted while its attempt runs completes nothing', async () => {

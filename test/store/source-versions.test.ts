@@ -51,6 +51,8 @@ async function addWebSource(id: string, syncInterval: number | null): Promise<vo
           characters: 0,
           embedder: null,
           allow_private_addresses: false,
+          attempts: 0,
+          last_error: '',
           content_hash: null,
           sync_interval: syncInterval,
           created_at: AT,
@@ -217,7 +219,8 @@ describe('source versions in the store', () => {
         row('src_url', 'url', 'https://example.com/'),
       ])
       .execute();
-    expect(await migrate(database.db, database.kind, database.description)).toEqual(['0002_source_versions']);
+    const applied = await migrate(database.db, database.kind, database.description);
+    expect(applied[0]).toBe('0002_source_versions');
     const hashes = await database.db
       .selectFrom('sources')
       .select(['id', 'content_hash'])

@@ -38,7 +38,11 @@ export interface StoredChunkRow {
  * Reads a stopped daemon's data directly, below the API: every SQL row, and the chunk rows per source, so
  * orphans, stale generations and duplicates that the API would hide are still seen.
  */
-export async function readStorage(home: string): Promise<{
+export async function readStorage(
+  home: string,
+  /** Where the chunks are, when not in the home (CKB_LANCEDB_URI). */
+  chunksDir = join(home, 'data', 'db'),
+): Promise<{
   chunksBySource: Map<string, StoredChunkRow[]>;
   records: Map<(typeof TABLES)[number], any[]>;
 }> {
@@ -49,7 +53,7 @@ export async function readStorage(home: string): Promise<{
   } finally {
     await database.close();
   }
-  const connection = await connect(join(home, 'data', 'db'));
+  const connection = await connect(chunksDir);
   const chunksBySource = new Map<string, StoredChunkRow[]>();
   try {
     for (const name of await connection.tableNames()) {
