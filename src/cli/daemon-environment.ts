@@ -15,12 +15,17 @@ export function daemonEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /**
  * Runs this very command again in a child process with the daemon's environment, when this process was not
  * started with it; resolves with the child's exit code then, or with undefined when this process may go on.
+ * The two are one daemon to whoever started it: signals pass to the child, and a child whose parent is gone
+ * (killed with SIGKILL, which cannot be passed on) kills itself rather than run on unseen.
  */
 export async function relaunchWithDaemonEnvironment(): Promise<number | undefined> {
   const env = daemonEnvironment(process.env);
-  if (env === process.env) return undefined;
+  if (env === process.env) {
+    dieWithParent();
+    return undefined;
+  }
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env,
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
@@ -28,4 +33,11 @@ export async function relaunchWithDaemonEnvironment(): Promise<number | undefine
     child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
   );
   return code ?? 128 + (signal ? constants.signals[signal] : 0);
+}
+
+/** In a relaunched child: its IPC channel to the parent closes when the parent exits, however it exits. */
+function dieWithParent(): void {
+  if (!process.channel) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 }

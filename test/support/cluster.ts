@@ -71,6 +71,8 @@ export async function startCkbProcess(
       CKB_DATABASE_URL: shared.databaseUrl,
       CKB_LANCEDB_URI: join(shared.directory, 'db'),
       CKB_NO_AUTOSTART: '1',
+      // Set already, so the command does not relaunch itself to set it: the process signalled is the daemon.
+      MALLOC_ARENA_MAX: '2',
     },
   });
   let stderr = '';
