@@ -9,15 +9,23 @@ import { waitForSources } from './wait.ts';
 export const QUICKSTART_APPLICATION = 'ckb docs';
 export const SAMPLE_QUESTION = 'How do I add a website as a source?';
 
-/** The project this CLI belongs to: the nearest folder above it whose package.json is named ckb. */
+/**
+ * The project this CLI belongs to: the nearest folder above it with the launcher bin/ckb and a package.json
+ * named ckb. The launcher tells it from dist/, which holds a copy of package.json (tsc emits the one
+ * src/version.ts imports) but none of the documentation.
+ */
 function projectRoot(): string {
   let folder = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(folder, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'ckb') return folder;
+    const isProject =
+      existsSync(join(folder, 'bin', 'ckb')) &&
+      existsSync(manifest) &&
+      JSON.parse(readFileSync(manifest, 'utf8')).name === 'ckb';
+    if (isProject) return folder;
     const parent = dirname(folder);
     if (parent === folder)
-      throw new ExitError('cannot find the ckb project folder (package.json named "ckb")');
+      throw new ExitError('cannot find the ckb project folder (bin/ckb beside a package.json named "ckb")');
     folder = parent;
   }
 }

@@ -18,7 +18,9 @@ async function projectWithDocs(): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'ckb-project-'));
   await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'ckb', type: 'module' }));
   await symlink(join(root, 'node_modules'), join(folder, 'node_modules'));
-  await cp(join(root, 'dist/src'), join(folder, 'dist/src'), { recursive: true });
+  // The whole of dist/ as the build leaves it, package.json copy included, and the launcher.
+  await cp(join(root, 'dist'), join(folder, 'dist'), { recursive: true });
+  await cp(join(root, 'bin'), join(folder, 'bin'), { recursive: true });
   await writeFile(
     join(folder, 'README.md'),
     '# ckb\n\nAsk questions of your documents with cited answers.\n',
@@ -43,7 +45,7 @@ afterAll(async () => {
 describe('ckb quickstart without a terminal', () => {
   it('loads the docs into "ckb docs", answers the sample question with citations, and reuses them next time', async () => {
     const env = cliEnvironment(daemon.home, daemon.url);
-    const entry = join(project, 'dist/src/cli/main.js');
+    const entry = join(project, 'bin/ckb'); // as the README's quick start runs it
     const first = await runCli(['quickstart'], { env, entryPoint: entry });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Q: How do I add a website as a source?');
