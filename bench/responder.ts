@@ -14,9 +14,9 @@ import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
 import { createEmbedder } from '../daemon/ingest/embed/index.ts';
 import { composeReply, notFoundReply } from '../daemon/respond/offline.ts';
 import type { ContextPassage } from '../daemon/respond/types.ts';
-import { wordCount } from '../daemon/respond/words.ts';
 import { createRetriever, type Retriever } from '../daemon/retrieve/index.ts';
 import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import { wordCount } from '../daemon/text/words.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
 
 interface SquadQuestion {

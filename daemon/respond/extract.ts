@@ -1,5 +1,21 @@
+import { sentences } from '../text/sentences.ts';
+import { isStopWord as isFunctionWord, stem, words } from '../text/words.ts';
 import type { ContextPassage } from './types.ts';
-import { contentStems, isStopWord, sentences, stem, words } from './words.ts';
+
+/** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
+const QUESTION_FRAME = new Set(
+  'whose s t name named called many much kind type one ones use used according'.split(' '),
+);
+
+export function isStopWord(word: string): boolean {
+  return isFunctionWord(word) || QUESTION_FRAME.has(word);
+}
+
+function contentStems(text: string): string[] {
+  return words(text)
+    .filter((word) => !isStopWord(word))
+    .map(stem);
+}
 
 /** One sentence of a passage, scored against the question. */
 export interface Finding {

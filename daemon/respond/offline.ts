@@ -1,8 +1,15 @@
-import { answerKind, type Finding, minimumCoverage, rankSentences, shortAnswer } from './extract.ts';
+import { stem, wordCount, words } from '../text/words.ts';
+import {
+  answerKind,
+  type Finding,
+  isStopWord,
+  minimumCoverage,
+  rankSentences,
+  shortAnswer,
+} from './extract.ts';
 import { buildPrompt } from './prompt.ts';
 import { countTokens, usageOf } from './tokens.ts';
 import type { ContextPassage, ReplyEvent, ReplyRequest, Responder, TitleInput } from './types.ts';
-import { isStopWord, stem, wordCount, words } from './words.ts';
 
 export const notFoundReply = 'I could not find this in the sources.';
 

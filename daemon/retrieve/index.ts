@@ -1,6 +1,6 @@
 import type { Embedder } from '../ingest/embed/embedder.ts';
-import { contentTerms, isStopWord, words } from '../ingest/embed/words.ts';
 import type { ChunkIndex } from '../store/chunk-index.ts';
+import { contentTerms, isStopWord, words } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from './fusion.ts';
 
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';

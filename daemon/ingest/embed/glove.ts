@@ -1,9 +1,9 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { isStopWord, words } from '../../text/words.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 import { createHashedVectorizer } from './hashed.ts';
-import { isStopWord, words } from './words.ts';
 
 const DIMENSIONS = 100;
 const CACHE_NAME = 'glove-sg-100d-int8-v1';

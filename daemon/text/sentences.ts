@@ -1,49 +1,7 @@
-/** Small English text tools for the offline responder: words, stems, stop words and sentences. */
-
-const stopWords = new Set(
-  (
-    'a about above after again against all also am an and any are as at be because been before being below between ' +
-    'both but by can could did do does doing down during each few for from further had has have having he her here ' +
-    'hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off ' +
-    'on once only or other our ours ourselves out over own same she should so some such than that the their theirs ' +
-    'them themselves then there these they this those through to too under until up very was we were what when where ' +
-    'which while who whom whose why will with would you your yours yourself yourselves s t ' +
-    'name named called many much kind type one ones use used according'
-  ).split(' '),
-);
-
-/** Question words and phrasings that never appear in an answer sentence. */
-const questionWords = new Set(['what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how']);
-
-export function isStopWord(word: string): boolean {
-  return stopWords.has(word) || questionWords.has(word);
-}
-
-/** Lower-cased runs of letters and digits; punctuation separates words. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** A light suffix-stripping stem, so that "teams" meets "team" and "played" meets "playing". */
-export function stem(word: string): string {
-  // "50th" and "50" name the same thing in questions and answers alike.
-  if (/^\d/.test(word)) return word.replace(/^(\d+)(?:st|nd|rd|th|s)$/, '$1');
-  if (word.length <= 3) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
-  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
-  if (word.endsWith('es') && word.length > 4 && /(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
-    return word.slice(0, -1);
-  return word;
-}
-
-/** Stems of the content words (no stop words), in order, duplicates kept. */
-export function contentStems(text: string): string[] {
-  return words(text)
-    .filter((word) => !isStopWord(word))
-    .map(stem);
-}
+/**
+ * Sentences of English-like text: Markdown blocks (paragraphs, table rows, list items, headings) each split at
+ * sentence ends, so a table or a list is never read as one run-on sentence.
+ */
 
 const abbreviations = new Set([
   'mr',
@@ -151,8 +109,4 @@ function proseSentences(text: string): string[] {
   const rest = normalised.slice(start).trim();
   if (rest) result.push(rest);
   return result;
-}
-
-export function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
 }

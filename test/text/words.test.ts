@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forEachWord, words } from '../../daemon/ingest/embed/words.ts';
+import { contentTerms, forEachWord, isStopWord, stem, wordCount, words } from '../../daemon/text/words.ts';
 
 function spannedWords(text: string): string[] {
   const found: string[] = [];
@@ -42,5 +42,46 @@ describe('forEachWord', () => {
       ['cafe', 0, 4],
       [text, 12, 17],
     ]);
+  });
+});
+
+describe('words, stems and stop words', () => {
+  it('lower-cases, folds diacritics and splits at punctuation', () => {
+    expect(words("Café au lait, s'il vous plaît: 3.5 €")).toEqual([
+      'cafe',
+      'au',
+      'lait',
+      's',
+      'il',
+      'vous',
+      'plait',
+      '3',
+      '5',
+    ]);
+  });
+
+  it('meets plurals and tenses, and leaves short words and numbers alone', () => {
+    expect(['teams', 'played', 'playing', 'cities', 'boxes', 'classes', 'bus', 'axis'].map(stem)).toEqual([
+      'team',
+      'play',
+      'play',
+      'city',
+      'box',
+      'class',
+      'bus',
+      'axis',
+    ]);
+    expect(['was', '1990s', '50th', 'a1b2'].map(stem)).toEqual(['was', '1990s', '50th', 'a1b2']);
+  });
+
+  it('drops function words from content terms, keeping order and repeats', () => {
+    expect(isStopWord('the')).toBe(true);
+    expect(isStopWord('lighthouse')).toBe(false);
+    expect(contentTerms('The rockets of the rocket programme')).toEqual(['rocket', 'rocket', 'programme']);
+  });
+
+  it('counts the words of a reply by whitespace', () => {
+    expect(wordCount('  One two\n\nthree [1]. ')).toBe(4);
+    expect(wordCount('')).toBe(0);
   });
 });
