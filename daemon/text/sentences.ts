@@ -53,17 +53,21 @@ const abbreviations = new Set([
 
 /** A line that stands alone in Markdown: a table row, a list item or a heading. */
 const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
+/** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */
+const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 
 /**
- * Splits Markdown-ish text into blocks: paragraphs, and each table row, list item or heading on its own,
- * so a table or a list is never answered as one run-on "sentence". Table rules (`|---|`) are dropped and
- * cell separators become semicolons.
+ * Splits Markdown-ish text into blocks: paragraphs, and each table row, list item or heading on its own, so a
+ * table or a list is never answered as one run-on "sentence". Table rules (`|---|`) are dropped and cell
+ * separators become semicolons. A paragraph whose every line is a `name: value` record (headers, JSON leaves)
+ * is read line by line too. Lines of other paragraphs stay joined: a PDF breaks lines mid-sentence.
  */
 function blocks(text: string): string[] {
   const result: string[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
-    if (paragraph.length > 0) result.push(paragraph.join(' '));
+    if (paragraph.length > 1 && paragraph.every((line) => RECORD_LINE.test(line))) result.push(...paragraph);
+    else if (paragraph.length > 0) result.push(paragraph.join('\n'));
     paragraph = [];
   };
   for (const line of text.split('\n')) {
@@ -87,26 +91,49 @@ function blocks(text: string): string[] {
 }
 
 /**
- * Splits text into sentences: first into Markdown blocks, then at `.`, `!` or `?` followed by space and a
- * capital, digit or quote, except after common abbreviations and initials ("U.S.", "Dr.", "J. R.").
+ * Splits text into sentences: first into Markdown blocks, then at sentence ends (`sentenceSpans`), each with its
+ * whitespace collapsed.
  */
 export function sentences(text: string): string[] {
-  return blocks(text).flatMap(proseSentences);
+  return blocks(text).flatMap((block) =>
+    sentenceSpans(block)
+      .map(({ start, end }) => block.slice(start, end).replace(/\s+/g, ' ').trim())
+      .filter(Boolean),
+  );
 }
 
-function proseSentences(text: string): string[] {
-  const result: string[] = [];
-  const normalised = text.replace(/\s+/g, ' ').trim();
-  let start = 0;
-  for (const match of normalised.matchAll(/[.!?]["”’)\]]?\s+(?=["“‘([]?[\p{Lu}\p{N}])/gu)) {
-    const end = (match.index ?? 0) + 1;
-    const before = normalised.slice(start, end - 1);
-    const lastToken = (before.match(/(\S+)$/)?.[1] ?? '').toLowerCase().replace(/^[("“]/, '');
-    if (normalised[end - 1] === '.' && (abbreviations.has(lastToken) || /^\p{L}$/u.test(lastToken))) continue;
-    result.push(normalised.slice(start, (match.index ?? 0) + match[0].trimEnd().length).trim());
-    start = (match.index ?? 0) + match[0].length;
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where the sentences of `text[start, end)` lie, as spans that cover it but for the whitespace between them. A
+ * sentence ends at `.`, `!`, `?`, `…` or `。` (and a closing quote or bracket) followed by whitespace and a capital,
+ * digit or opening quote, or by a line break; a full stop after a common abbreviation or an initial ("U.S.",
+ * "Dr.", "J. R.") ends nothing.
+ */
+export function sentenceSpans(text: string, start = 0, end = text.length): Span[] {
+  const spans: Span[] = [];
+  const region = text.slice(start, end);
+  let sentenceStart = region.search(/\S/);
+  if (sentenceStart < 0) return spans;
+  for (const match of region.matchAll(/[.!?…。]["”’)\]]*(\s+)/gu)) {
+    const punctuationEnd = match.index + match[0].length - match[1]!.length;
+    const next = region.slice(match.index + match[0].length, match.index + match[0].length + 2);
+    if (!/\n/.test(match[1]!) && !/^["“‘([]?[\p{Lu}\p{N}]/u.test(next)) continue;
+    if (region[match.index] === '.' && isAbbreviation(region.slice(sentenceStart, match.index))) continue;
+    if (match.index + match[0].length >= region.length) break;
+    spans.push({ start: start + sentenceStart, end: start + punctuationEnd });
+    sentenceStart = match.index + match[0].length;
   }
-  const rest = normalised.slice(start).trim();
-  if (rest) result.push(rest);
-  return result;
+  const last = region.slice(sentenceStart).trimEnd();
+  if (last) spans.push({ start: start + sentenceStart, end: start + sentenceStart + last.length });
+  return spans;
+}
+
+/** The word before a full stop is an abbreviation or an initial, so the stop ends no sentence. */
+function isAbbreviation(before: string): boolean {
+  const lastToken = (before.match(/(\S+)$/)?.[1] ?? '').toLowerCase().replace(/^[("“]/, '');
+  return abbreviations.has(lastToken) || /^\p{L}$/u.test(lastToken);
 }

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sentences } from '../../daemon/text/sentences.ts';
+import { sentenceSpans, sentences } from '../../daemon/text/sentences.ts';
 
 describe('sentences', () => {
   it('splits prose at sentence ends, not after abbreviations or initials', () => {
@@ -24,5 +25,53 @@ describe('sentences', () => {
     expect(
       sentences('# Prices\n| item | cost |\n|---|---|\n| tea | 2 |\n- one thing\n- another thing'),
     ).toEqual(['# Prices', 'item; cost', 'tea; 2', '- one thing', '- another thing']);
+  });
+
+  it('ends a sentence at a line break after its final stop, whatever the next line starts with', () => {
+    expect(sentences('people[0].quote: We are only human.\npeople[0].season: 1')).toEqual([
+      'people[0].quote: We are only human.',
+      'people[0].season: 1',
+    ]);
+  });
+
+  it('reads a block of name: value records line by line, as e-mail headers and JSON leaves are', () => {
+    expect(
+      sentences('Subject: Signed mail\nFrom: Ann <ann@example.com>\nDate: 2005-05-08\n\nHi, it broke.'),
+    ).toEqual(['Subject: Signed mail', 'From: Ann <ann@example.com>', 'Date: 2005-05-08', 'Hi, it broke.']);
+  });
+});
+
+describe('sentenceSpans', () => {
+  it('covers the text but for the whitespace between sentences', () => {
+    const text = fc
+      .array(
+        fc.constantFrom(
+          'Dr. Smith came.',
+          'It rained!',
+          'why?',
+          ' ',
+          '\n',
+          'U.S. troops',
+          'e.g. this',
+          'x. Y',
+          '…',
+        ),
+        {
+          maxLength: 20,
+        },
+      )
+      .map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(text, (value) => {
+        const spans = sentenceSpans(value);
+        let position = 0;
+        for (const span of spans) {
+          expect(value.slice(position, span.start).trim()).toBe('');
+          expect(span.end).toBeGreaterThan(span.start);
+          position = span.end;
+        }
+        expect(value.slice(position).trim()).toBe('');
+      }),
+    );
   });
 });
