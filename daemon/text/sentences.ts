@@ -59,14 +59,17 @@ const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 /**
  * Splits Markdown-ish text into blocks: paragraphs, and each table row, list item or heading on its own, so a
  * table or a list is never answered as one run-on "sentence". Table rules (`|---|`) are dropped and cell
- * separators become semicolons. A paragraph whose every line is a `name: value` record (headers, JSON leaves)
- * is read line by line too. Lines of other paragraphs stay joined: a PDF breaks lines mid-sentence.
+ * separators become semicolons. A paragraph of `name: value` records (at least half its lines: headers, JSON
+ * leaves) is read line by line too; one of short lines that each start anew (a slide's lines) in groups of a
+ * sentence's length. Lines of other paragraphs stay joined: a PDF breaks lines mid-sentence.
  */
 function blocks(text: string): string[] {
   const result: string[] = [];
   let paragraph: string[] = [];
   const endParagraph = () => {
-    if (paragraph.length > 1 && paragraph.every((line) => RECORD_LINE.test(line))) result.push(...paragraph);
+    const records = paragraph.filter((line) => RECORD_LINE.test(line)).length;
+    if (paragraph.length > 1 && records * 2 >= paragraph.length) result.push(...paragraph);
+    else if (paragraph.length > 1 && isLineList(paragraph)) result.push(...lineGroups(paragraph));
     else if (paragraph.length > 0) result.push(paragraph.join('\n'));
     paragraph = [];
   };
@@ -88,6 +91,46 @@ function blocks(text: string): string[] {
   }
   endParagraph();
   return result;
+}
+
+/** Lines that mostly start anew (a capital, a digit) and are short: a slide's bullets or a form, not wrapped prose. */
+function isLineList(lines: string[]): boolean {
+  const starts = lines.slice(1).filter((line) => /^\s*["“‘(]?[\p{Lu}\p{N}•▪◦–-]/u.test(line)).length;
+  const lengths = lines.map((line) => line.trim().split(/\s+/).length).sort((left, right) => left - right);
+  const medianLength = lengths[Math.floor(lengths.length / 2)] ?? 0;
+  return starts >= LIST_LINE_SHARE * (lines.length - 1) && medianLength <= LIST_LINE_WORDS;
+}
+
+/** Share of lines starting anew, and median words per line, of a block read line by line. */
+const LIST_LINE_SHARE = 0.6;
+const LIST_LINE_WORDS = 20;
+/** Short lines are read together up to about a sentence's length: a name, then the role under it... */
+const LINE_GROUP_WORDS = 20;
+/** ...while a line this long says something whole by itself. */
+const LONG_LINE_WORDS = 8;
+
+/** Consecutive short lines joined into units of at most a sentence's length; a long line stands alone. */
+function lineGroups(lines: string[]): string[] {
+  const groups: string[] = [];
+  let group: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    const lineLength = line.trim().split(/\s+/).length;
+    if (group.length > 0 && (length + lineLength > LINE_GROUP_WORDS || lineLength >= LONG_LINE_WORDS)) {
+      groups.push(group.join('\n'));
+      group = [];
+      length = 0;
+    }
+    group.push(line);
+    length += lineLength;
+    if (lineLength >= LONG_LINE_WORDS || /[.!?:]["”’)\]]?\s*$/.test(line)) {
+      groups.push(group.join('\n'));
+      group = [];
+      length = 0;
+    }
+  }
+  if (group.length > 0) groups.push(group.join('\n'));
+  return groups;
 }
 
 /**

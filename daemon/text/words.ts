@@ -98,11 +98,21 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Content words, stemmed, in order, duplicates kept: the unit of the offline embedders and of lexical scoring. */
+/**
+ * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
+ * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
+ * stored vectors are made of it).
+ */
+export function term(word: string): string {
+  const stemmed = stem(word);
+  return stemmed.length > 3 && stemmed.endsWith('e') && !/\d/.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
+}
+
+/** Content words as matching terms, in order, duplicates kept: the unit of lexical scoring. */
 export function contentTerms(text: string): string[] {
   return words(text)
     .filter((word) => !isStopWord(word))
-    .map(stem);
+    .map(term);
 }
 
 /** Whitespace-separated tokens, as a reader counts the words of a reply. */

@@ -41,6 +41,29 @@ describe('sentences', () => {
   });
 });
 
+describe('sentences of slides and wrapped prose', () => {
+  it("reads a slide's short lines in groups of a sentence's length, and wrapped prose lines as one sentence", () => {
+    expect(
+      sentences(
+        'Richard Gedye\nChair\nCOUNTER\nCSV file, Microsoft Excel file, or a file that can be easily exported to Excel\nProvided at least monthly\nUpdated within two weeks of the end of each period.\nAll data must be supplied',
+      ),
+    ).toEqual([
+      'Richard Gedye Chair COUNTER',
+      'CSV file, Microsoft Excel file, or a file that can be easily exported to Excel',
+      'Provided at least monthly',
+      'Updated within two weeks of the end of each period.',
+      'All data must be supplied',
+    ]);
+    expect(
+      sentences(
+        'The steering arm can be either raised to cause the robot\nto move in a straight line, or lowered to cause\nthe robot to turn.',
+      ),
+    ).toEqual([
+      'The steering arm can be either raised to cause the robot to move in a straight line, or lowered to cause the robot to turn.',
+    ]);
+  });
+});
+
 describe('sentenceSpans', () => {
   it('covers the text but for the whitespace between sentences', () => {
     const text = fc

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentTerms, forEachWord, isStopWord, stem, wordCount, words } from '../../daemon/text/words.ts';
+import {
+  contentTerms,
+  forEachWord,
+  isStopWord,
+  stem,
+  term,
+  wordCount,
+  words,
+} from '../../daemon/text/words.ts';
 
 function spannedWords(text: string): string[] {
   const found: string[] = [];
@@ -74,10 +82,22 @@ describe('words, stems and stop words', () => {
     expect(['was', '1990s', '50th', 'a1b2'].map(stem)).toEqual(['was', '1990s', '50th', 'a1b2']);
   });
 
+  it('matches forms by terms that drop a final e, which the frozen stem keeps', () => {
+    expect(['release', 'released', 'releases', 'license', 'licensed'].map(term)).toEqual([
+      'releas',
+      'releas',
+      'releas',
+      'licens',
+      'licens',
+    ]);
+    expect(['the', 'one', '1e', 'free', 'freed'].map(term)).toEqual(['the', 'one', '1e', 'fre', 'fre']);
+    expect(stem('release')).toBe('release');
+  });
+
   it('drops function words from content terms, keeping order and repeats', () => {
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('lighthouse')).toBe(false);
-    expect(contentTerms('The rockets of the rocket programme')).toEqual(['rocket', 'rocket', 'programme']);
+    expect(contentTerms('The rockets of the rocket programme')).toEqual(['rocket', 'rocket', 'programm']);
   });
 
   it('counts the words of a reply by whitespace', () => {
