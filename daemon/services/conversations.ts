@@ -11,6 +11,7 @@ import type {
 import { type Clock, timestamp } from '../clock.ts';
 import { CkbError, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { replySources } from '../respond/citations.ts';
 import { countTokens } from '../respond/tokens.ts';
 import { type ContextPassage, type HistoryMessage, type Responder, UpstreamError } from '../respond/types.ts';
 import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
@@ -34,28 +35,6 @@ export type TurnEvent = { type: 'delta'; delta: string } | { type: 'done'; reply
 function toMessage(record: MessageRecord): Message {
   const { id, role, content, sources, prompt_tokens, completion_tokens, created_at } = record;
   return { id, role, content, sources, prompt_tokens, completion_tokens, created_at };
-}
-
-/** Replies cite each (source, page) once, best first. */
-function replySources(passages: ContextPassage[], used: number[]): ReplySource[] {
-  const byNumber = new Map(passages.map((passage) => [passage.number, passage]));
-  const seen = new Set<string>();
-  const sources: ReplySource[] = [];
-  for (const passage of used.map((number) => byNumber.get(number))) {
-    if (!passage) continue;
-    const key = `${passage.sourceId}#${passage.page}#${passage.url ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const source: ReplySource = {
-      source: passage.sourceName,
-      page: passage.page,
-      score: passage.score,
-      source_id: passage.sourceId,
-    };
-    if (passage.url) source.url = passage.url;
-    sources.push(source);
-  }
-  return sources.sort((a, b) => b.score - a.score);
 }
 
 export type ConversationService = ReturnType<typeof createConversationService>;
