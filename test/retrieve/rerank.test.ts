@@ -51,4 +51,21 @@ describe('rerank', () => {
     const hits = [hit('a', 'text', 0.4), hit('b', 'more text', 0.9)];
     expect(rerank('what is it?', hits, DEFAULT_RERANK)).toBe(hits);
   });
+
+  it('reranks the best 50 fused hits and keeps the rest below them, in fused order', () => {
+    const hits = Array.from({ length: 60 }, (_, index) =>
+      hit(
+        `s${index}`,
+        index === 55 ? 'The bridge was built in 1820.' : 'Nothing here about it.',
+        1 - index / 100,
+      ),
+    );
+    const ranked = rerank('When was the bridge built?', hits);
+
+    expect(ranked).toHaveLength(60);
+    expect(ranked.slice(50).map((item) => item.sourceId)).toEqual(
+      hits.slice(50).map((item) => item.sourceId),
+    );
+    expect(ranked[50]!.score).toBeLessThanOrEqual(ranked[49]!.score);
+  });
 });
