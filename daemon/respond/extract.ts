@@ -1,4 +1,3 @@
-import { createHashedVectorizer } from '../ingest/embed/hashed.ts';
 import { sentences } from '../text/sentences.ts';
 import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
@@ -171,7 +170,6 @@ export const SENTENCE_FEATURES = [
   'pronounPrevious',
   'density',
   'compactness',
-  'similarity',
   'novelty',
   'dateFound',
   'numberFound',
@@ -215,27 +213,19 @@ export function featureRows(
   const weight = rarity(question, candidates);
   const total = [...question.terms.keys()].reduce((sum, term) => sum + weight(term), 0);
   if (total === 0) return [];
-  // Made per question: its table of words seen stays small and is dropped with the reply.
-  const vectorOf = createHashedVectorizer(SIMILARITY_DIMENSIONS);
-  const questionVector = vectorOf(question.text);
-  const similarity = (candidate: Candidate) => cosine(questionVector, vectorOf(candidate.sentence));
   return candidates.map((candidate) => ({
     candidate,
-    features: sentenceFeatures(question, candidate, { weight, total, similarity }),
+    features: sentenceFeatures(question, candidate, { weight, total }),
   }));
 }
 
 interface Weighing {
   weight: (term: string) => number;
   total: number;
-  /** Cosine similarity of hashed words, word pairs and character n-grams: variants and typos meet. */
-  similarity: (candidate: Candidate) => number;
 }
 
-const SIMILARITY_DIMENSIONS = 1024;
-
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
-  const { weight, total, similarity } = weighing;
+  const { weight, total } = weighing;
   let held = 0;
   let previous = 0;
   let next = 0;
@@ -259,7 +249,6 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     PRONOUN_START.test(candidate.sentence) ? previous / total : 0,
     candidate.stems.size > 0 ? matchedStems(question, candidate) / candidate.stems.size : 0,
     compactness(question, candidate),
-    similarity(candidate),
     candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
     found && question.kind === 'date' ? 1 : 0,
     found && question.kind === 'number' ? 1 : 0,
@@ -278,13 +267,6 @@ function matchedStems(question: Question, candidate: Candidate): number {
   let matched = 0;
   for (const term of candidate.stems) if (question.terms.has(term)) matched++;
   return matched;
-}
-
-/** Both vectors are of unit length. */
-function cosine(left: Float32Array, right: Float32Array): number {
-  let sum = 0;
-  for (let index = 0; index < left.length; index++) sum += left[index]! * right[index]!;
-  return sum;
 }
 
 /** How closely the question's terms sit together in the sentence: matched terms over the span they cover. */
