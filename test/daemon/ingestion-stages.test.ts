@@ -7,8 +7,8 @@ import { readStorage, storageProblems } from '../reliability/storage.ts';
 import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
 import { prose } from '../support/prose.ts';
 
-// About 3,200 chunks in all: more than one commit group (2,000 rows), so a stop finds sources at every stage.
-const TEXTS = Array.from({ length: 40 }, (_, index) => prose(100 + index, 400));
+// About 3,200 chunks in all (of 512 tokens): more than one commit group (2,000 rows), so a stop finds sources at every stage.
+const TEXTS = Array.from({ length: 40 }, (_, index) => prose(100 + index, 800));
 
 async function addSources(daemon: TestDaemon, application: string): Promise<string[]> {
   const created = await Promise.all(

@@ -30,7 +30,7 @@ function recordingEmbedder(): Embedder & { requests: string[][] } {
 }
 
 describe('prepareSource', () => {
-  const text = prose(7, 400);
+  const text = prose(7, 800);
   const chunks = chunkDocument({ pages: [{ page: 1, text }] });
 
   it('embeds in the worker when the embedder has a recipe', async () => {
