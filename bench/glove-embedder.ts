@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Embedder, type EmbedOptions, normalize } from '../daemon/ingest/embed/embedder.ts';
 import { createHashedVectorizer } from '../daemon/ingest/embed/hashed.ts';
-import { isStopWord, words } from '../daemon/ingest/embed/words.ts';
+import { isStopWord, words } from '../daemon/text/words.ts';
 
 // The GloVe embedder the retrieval benchmark compares with (bench/retrieval-embedders.ts); not used by the daemon.
 const DIMENSIONS = 100;

@@ -6,36 +6,33 @@
  *
  *   node bench/responder.ts [--limit N]   (default 1,000 questions spread over every article; 5397 for all)
  */
-
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { connect } from '@lancedb/lancedb';
-import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
-import { createEmbedder } from '../daemon/ingest/embed/index.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { composeReply, notFoundReply } from '../daemon/respond/offline.ts';
-import type { ContextPassage } from '../daemon/respond/types.ts';
-import { wordCount } from '../daemon/respond/words.ts';
-import { createRetriever, type Retriever } from '../daemon/retrieve/index.ts';
-import { type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import { wordCount } from '../daemon/text/words.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
-import { allLive, benchIndexOptions, benchRecords } from './support.ts';
-
-interface SquadQuestion {
-  id: string;
-  question: string;
-  answers: string[];
-  doc: string;
-  paragraph: number;
-}
+import {
+  buildSquadIndex,
+  containsAnswer,
+  isHeldOutArticle,
+  normaliseAnswer,
+  readJsonLines,
+  squadQuestions,
+} from './squad.ts';
 
 export interface ResponderFigures {
   dataset: string;
   retriever: string;
   questions: number;
   passagesPerQuestion: number;
-  /** Share of replies containing a gold answer (normalised substring): the target is ≥ 0.60. */
+  /** Share of replies containing a gold answer (normalised substring), over all sampled questions. */
   goldAnswerContained: number;
+  /**
+   * The same on the held-out articles only (bench/squad.ts `isHeldOutArticle`), which the sentence model and the
+   * reranker were not fitted on: the figure to trust. The target is >= 0.85.
+   */
+  heldOut: { questions: number; goldAnswerContained: number; medianReplyWords: number };
+  trainingArticles: { questions: number; goldAnswerContained: number };
   /** Share of questions whose passages contained a gold answer at all: the ceiling of the above. */
   retrievalHit: number;
   /** Of the questions whose passages held an answer, the share answered with one. */
@@ -44,6 +41,8 @@ export interface ResponderFigures {
   replyF1: number;
   medianReplyWords: number;
   meanReplyWords: number;
+  /** Share of replies whose every `[n]` names one of the reply's sources (1 to its number of sources). */
+  citationsValid: number;
   /** Share of SQuAD questions answered "I could not find this in the sources." (lower is better). */
   notFoundOnAnswerable: number;
   /** The same questions asked of every article but their own, so the answer is (nearly always) absent (higher is better). */
@@ -59,44 +58,50 @@ const passagesPerQuestion = 6;
 /** Each question costs two LanceDB searches; 1,000 of them keep a run near a minute and a half. */
 const defaultQuestions = 1000;
 
+interface Tally {
+  questions: number;
+  contained: number;
+  lengths: number[];
+}
+
 export async function run(options: { limit?: number } = {}): Promise<ResponderFigures> {
   const started = performance.now();
   const corpus = requireCorpus();
-  const squad = resolve(corpus, 'qa/squad-v1.1-dev');
-  const index = await buildIndex(resolve(squad, 'docs'));
+  const index = await buildSquadIndex();
   try {
-    const questions = evenSample(
-      readJsonLines<SquadQuestion>(resolve(squad, 'questions.jsonl')),
-      options.limit ?? defaultQuestions,
-    );
-    let contained = 0;
+    const questions = evenSample(squadQuestions(), options.limit ?? defaultQuestions);
+    const tallies = { heldOut: newTally(), training: newTally() };
     let retrieved = 0;
     let containedWhenRetrieved = 0;
     let f1Sum = 0;
     let notFound = 0;
     let notFoundElsewhere = 0;
+    let validCitations = 0;
     let replyMilliseconds = 0;
-    const lengths: number[] = [];
     for (const item of questions) {
-      const passages = await index.search(item.question, index.sourceIds);
+      const passages = await index.search(item.question, index.sourceIds, passagesPerQuestion);
       const replyStarted = performance.now();
-      const reply = composeReply(item.question, passages).text;
+      const reply = composeReply(item.question, passages);
       replyMilliseconds += performance.now() - replyStarted;
       const hit = item.answers.some((answer) =>
         passages.some((passage) => containsAnswer(passage.text, answer)),
       );
-      const answered = item.answers.some((answer) => containsAnswer(reply, answer));
+      const answered = item.answers.some((answer) => containsAnswer(reply.text, answer));
+      const tally = isHeldOutArticle(item.doc) ? tallies.heldOut : tallies.training;
+      tally.questions++;
+      tally.lengths.push(wordCount(reply.text));
+      if (answered) tally.contained++;
       if (hit) retrieved++;
-      if (answered) contained++;
       if (hit && answered) containedWhenRetrieved++;
-      if (reply === notFoundReply) notFound++;
-      f1Sum += Math.max(...item.answers.map((answer) => tokenF1(reply, answer)));
-      lengths.push(wordCount(reply));
+      if (reply.text.startsWith(notFoundReply)) notFound++;
+      if (citationsAreValid(reply.text, reply.usedPassages.length)) validCitations++;
+      f1Sum += Math.max(...item.answers.map((answer) => tokenF1(reply.text, answer)));
       const elsewhere = await index.search(
         item.question,
         index.sourceIds.filter((sourceId) => sourceId !== item.doc),
+        passagesPerQuestion,
       );
-      if (composeReply(item.question, elsewhere).text === notFoundReply) notFoundElsewhere++;
+      if (composeReply(item.question, elsewhere).text.startsWith(notFoundReply)) notFoundElsewhere++;
     }
 
     const offTopic = evenSample(
@@ -105,22 +110,33 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
     );
     let offTopicNotFound = 0;
     for (const item of offTopic) {
-      const passages = await index.search(item.question, index.sourceIds);
-      if (composeReply(item.question, passages).text === notFoundReply) offTopicNotFound++;
+      const passages = await index.search(item.question, index.sourceIds, passagesPerQuestion);
+      if (composeReply(item.question, passages).text.startsWith(notFoundReply)) offTopicNotFound++;
     }
 
     const count = questions.length;
+    const lengths = [...tallies.heldOut.lengths, ...tallies.training.lengths];
     const figures: ResponderFigures = {
       dataset: 'SQuAD v1.1 dev, shared half (corpus/qa/squad-v1.1-dev)',
-      retriever: `ckb: chunkDocument defaults, ${index.embedderId} embedder, LanceDB chunk index, createRetriever hybrid search, top ${passagesPerQuestion}`,
+      retriever: `ckb: chunkDocument defaults, ${index.embedderId} embedder, LanceDB chunk index, createRetriever hybrid search and rerank, top ${passagesPerQuestion}`,
       questions: count,
       passagesPerQuestion,
-      goldAnswerContained: round(contained / count),
+      goldAnswerContained: round((tallies.heldOut.contained + tallies.training.contained) / count),
+      heldOut: {
+        questions: tallies.heldOut.questions,
+        goldAnswerContained: round(tallies.heldOut.contained / Math.max(1, tallies.heldOut.questions)),
+        medianReplyWords: median(tallies.heldOut.lengths),
+      },
+      trainingArticles: {
+        questions: tallies.training.questions,
+        goldAnswerContained: round(tallies.training.contained / Math.max(1, tallies.training.questions)),
+      },
       retrievalHit: round(retrieved / count),
       goldContainedWhenRetrieved: round(containedWhenRetrieved / Math.max(1, retrieved)),
       replyF1: round((100 * f1Sum) / count, 1),
       medianReplyWords: median(lengths),
       meanReplyWords: round(lengths.reduce((sum, length) => sum + length, 0) / count, 1),
+      citationsValid: round(validCitations / count),
       notFoundOnAnswerable: round(notFound / count),
       notFoundWithoutGoldArticle: round(notFoundElsewhere / count),
       notFoundOnOffTopic: round(offTopicNotFound / offTopic.length),
@@ -137,82 +153,24 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
   }
 }
 
-interface BenchIndex {
-  embedderId: string;
-  /** One source per article, named by its file. */
-  sourceIds: string[];
-  search(query: string, sourceIds: string[]): Promise<ContextPassage[]>;
-  dispose(): Promise<void>;
+function newTally(): Tally {
+  return { questions: 0, contained: 0, lengths: [] };
 }
 
-/** Ingests every article as the daemon would a Markdown source, in a temporary LanceDB. */
-async function buildIndex(directory: string): Promise<BenchIndex> {
-  const home = mkdtempSync(join(tmpdir(), 'ckb-bench-responder-'));
-  const connection = await connect(home);
-  const embedder = await createEmbedder({ cacheDir: join(home, 'cache') });
-  const chunkIndex = await openChunkIndex(connection, embedder, benchIndexOptions(home));
-  const files = readdirSync(directory)
-    .filter((name) => name.endsWith('.md'))
-    .sort();
-  const records: ChunkRecord[] = files.flatMap((file) =>
-    benchRecords(
-      chunkDocument({ pages: [{ page: 1, text: readFileSync(join(directory, file), 'utf8') }] }),
-      file,
-    ),
-  );
-  for (let start = 0; start < records.length; start += 2000) {
-    const batch = records.slice(start, start + 2000);
-    await chunkIndex.add(batch, await embedder.embed(batch.map(chunkContextText)));
+/** Every `[n]` (also `[1, 2]`) names one of `sources` sources. */
+export function citationsAreValid(text: string, sources: number): boolean {
+  for (const group of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const token of (group[1] ?? '').split(',')) {
+      const number = Number(token.trim());
+      if (!Number.isInteger(number) || number < 1 || number > sources) return false;
+    }
   }
-  await chunkIndex.maintain();
-  const retriever: Retriever = createRetriever({ chunkIndex, embedder });
-  return {
-    embedderId: embedder.id,
-    sourceIds: files,
-    search: async (query, sourceIds) => {
-      const passages = await retriever.search({
-        query,
-        applicationId: 'bench',
-        liveSources: allLive((id) => sourceIds.includes(id)),
-        limit: passagesPerQuestion,
-      });
-      return passages.map((passage, position) => ({
-        number: position + 1,
-        sourceName: basename(passage.sourceId),
-        sourceId: passage.sourceId,
-        page: passage.page,
-        text: passage.text,
-        score: passage.score,
-      }));
-    },
-    dispose: async () => {
-      await chunkIndex.close();
-      connection.close();
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The README's lenient measure: the normalised gold answer occurs in the normalised text. */
-function containsAnswer(text: string, answer: string): boolean {
-  const gold = normalise(answer);
-  return gold.length > 0 && ` ${normalise(text)} `.includes(` ${gold} `);
-}
-
-/** The official SQuAD v1.1 normalisation: lower case, no punctuation, no articles, single spaces. */
-function normalise(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, '')
-    .replace(/\b(a|an|the)\b/g, ' ')
-    .split(/\s+/)
-    .filter(Boolean)
-    .join(' ');
+  return true;
 }
 
 function tokenF1(prediction: string, gold: string): number {
-  const predicted = normalise(prediction).split(' ').filter(Boolean);
-  const expected = normalise(gold).split(' ').filter(Boolean);
+  const predicted = normaliseAnswer(prediction).split(' ').filter(Boolean);
+  const expected = normaliseAnswer(gold).split(' ').filter(Boolean);
   const remaining = new Map<string, number>();
   for (const token of expected) remaining.set(token, (remaining.get(token) ?? 0) + 1);
   let same = 0;
@@ -227,13 +185,6 @@ function tokenF1(prediction: string, gold: string): number {
   const precision = same / predicted.length;
   const recall = same / expected.length;
   return (2 * precision * recall) / (precision + recall);
-}
-
-function readJsonLines<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as T);
 }
 
 /** Every k-th item, so a limited run still spans every article rather than the first one. */

@@ -2,20 +2,44 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from '@lancedb/lancedb';
-import { chunkContextText, chunkDocument, DEFAULT_TARGET_TOKENS } from '../daemon/ingest/chunk.ts';
+import {
+  chunkContextText,
+  chunkDocument,
+  DEFAULT_OVERLAP_TOKENS,
+  DEFAULT_TARGET_TOKENS,
+} from '../daemon/ingest/chunk.ts';
 import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
 import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
 import { countTokens } from '../daemon/ingest/token-count.ts';
-import { DEFAULT_FUSION, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
+import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
+import {
+  combine,
+  DEFAULT_RERANK,
+  type RerankSignals,
+  type RerankWeights,
+  rerank,
+  rerankSignals,
+} from '../daemon/retrieve/rerank.ts';
 import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import { createPlainBm25Peer } from './peers/bm25.ts';
 import { createLangChainPeer } from './peers/langchain.ts';
 import { createMiniSearchPeer } from './peers/minisearch.ts';
-import { loadQaSet, type QaSet, type RankedPassage, type Scores, score } from './retrieval-data.ts';
+import {
+  loadQaSet,
+  type QaSet,
+  type Question,
+  type RankedPassage,
+  type Scores,
+  score,
+} from './retrieval-data.ts';
+import { isHeldOutArticle } from './squad.ts';
 import { allLive, benchIndexOptions, benchRecords } from './support.ts';
 
 const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const resultsFile = resolve(import.meta.dirname, 'results/retrieval.json');
+/** The chunk-size sweep takes a quarter of an hour, so `npm run bench` leaves it out and keeps its last figures. */
+const sweepFile = resolve(import.meta.dirname, 'results/retrieval-chunk-sweep.json');
 /** Every 5th SQuAD question (1,080 of 5,397) keeps a run short while covering every article. */
 const SQUAD_STRIDE = 5;
 const DEPTH = 10;
@@ -79,10 +103,28 @@ const toRanked = (hits: { sourceId: string; text: string }[]): RankedPassage[] =
 
 interface CkbFigures {
   chunking: ChunkStats;
+  /** What a conversation retrieves: hybrid search, fused, reranked, near-copies collapsed. */
   hybrid: Scores;
+  /** The same on the questions nothing was fitted to (SQuAD: held-out articles; SciFact: dev claims). */
+  hybridHeldOut: Scores;
+  hybridTraining: Scores;
+  fusedWithoutRerank: Scores;
   vectorOnly: Scores;
   fullTextOnly: Scores;
   fusionSweep?: Record<string, Scores>;
+}
+
+/** SQuAD: the held-out articles of bench/squad.ts; SciFact: its dev claims (BEIR's test set). */
+function isHeldOut(set: QaSet, question: Question): boolean {
+  return set.name === 'scifact' ? question.isDev : isHeldOutArticle(question.goldDocuments[0] ?? '');
+}
+
+function scoreWhere(set: QaSet, rankings: RankedPassage[][], keep: (question: Question) => boolean): Scores {
+  const questions = set.questions.filter(keep);
+  return score(
+    { ...set, questions },
+    rankings.filter((_, position) => keep(set.questions[position]!)),
+  );
 }
 
 async function evaluateCkb(
@@ -94,8 +136,11 @@ async function evaluateCkb(
 ): Promise<CkbFigures & { passages: RankedPassage[] }> {
   const built = await buildIndex(set, embedder, targetTokens, overlapTokens);
   const retriever = createRetriever({ chunkIndex: built.chunkIndex, embedder });
+  // Every chunk of a benchmark's index is live, in its one application.
+  const filter = 'bench';
   const rankings = {
     hybrid: [] as RankedPassage[][],
+    fused: [] as RankedPassage[][],
     vector: [] as RankedPassage[][],
     text: [] as RankedPassage[][],
   };
@@ -103,11 +148,11 @@ async function evaluateCkb(
   for (const question of set.questions) {
     const [vector] = await embedder.embed([question.text], { kind: 'query' });
     const [textHits, vectorHits, passages] = await Promise.all([
-      built.chunkIndex.fullTextSearch(question.text, 'bench', CANDIDATES),
-      built.chunkIndex.vectorSearch(vector!, 'bench', CANDIDATES),
+      built.chunkIndex.fullTextSearch(question.text, filter, CANDIDATES),
+      built.chunkIndex.vectorSearch(vector!, filter, CANDIDATES),
       retriever.search({
         query: question.text,
-        applicationId: 'bench',
+        applicationId: filter,
         liveSources: allLive(),
         limit: 2 * DEPTH,
       }),
@@ -115,14 +160,18 @@ async function evaluateCkb(
     rankings.text.push(toRanked(textHits));
     rankings.vector.push(toRanked(vectorHits));
     rankings.hybrid.push(toRanked(passages));
+    rankings.fused.push(toRanked(fuse(textHits, vectorHits, DEFAULT_FUSION)));
     fusionVariants.forEach((variant, position) => {
-      variants[position]!.push(toRanked(fuse(textHits, vectorHits, variant)));
+      variants[position]!.push(toRanked(rerank(question.text, fuse(textHits, vectorHits, variant))));
     });
   }
   await built.dispose();
   const figures: CkbFigures & { passages: RankedPassage[] } = {
     chunking: built.stats,
     hybrid: score(set, rankings.hybrid),
+    hybridHeldOut: scoreWhere(set, rankings.hybrid, (question) => isHeldOut(set, question)),
+    hybridTraining: scoreWhere(set, rankings.hybrid, (question) => !isHeldOut(set, question)),
+    fusedWithoutRerank: score(set, rankings.fused),
     vectorOnly: score(set, rankings.vector),
     fullTextOnly: score(set, rankings.text),
     passages: built.passages,
@@ -139,12 +188,23 @@ async function evaluateCkb(
 }
 
 async function evaluatePeers(set: QaSet, embedder: Embedder, passages: RankedPassage[], stats: ChunkStats) {
+  const plain = createPlainBm25Peer(set);
+  const plainRankings = set.questions.map((question) => plain.search(question.text, 2 * DEPTH));
   const miniSearch = createMiniSearchPeer(passages);
   const miniRankings = set.questions.map((question) => miniSearch.search(question.text, 2 * DEPTH));
   const langChain = await createLangChainPeer(set.documents, embedder);
   const langRankings: RankedPassage[][] = [];
   for (const question of set.questions) langRankings.push(await langChain.search(question.text, 2 * DEPTH));
   return {
+    plainBm25: {
+      chunking: {
+        passages: plain.passages,
+        meanWords: plain.meanWords,
+        unit: set.name === 'scifact' ? 'whole abstracts' : 'paragraphs',
+      },
+      scores: score(set, plainRankings),
+      scoresHeldOut: scoreWhere(set, plainRankings, (question) => isHeldOut(set, question)),
+    },
     miniSearch: { chunking: { ...stats, note: 'the same chunks as ckb' }, scores: score(set, miniRankings) },
     langChain: {
       chunking: { chunks: langChain.chunks, targetTokens: '1000 characters, 200 overlap' },
@@ -154,7 +214,7 @@ async function evaluatePeers(set: QaSet, embedder: Embedder, passages: RankedPas
 }
 
 const FUSION_VARIANTS: FusionOptions[] = [
-  ...[0.5, 0.6, 0.7, 0.8, 0.9].map((textWeight) => ({ method: 'weighted' as const, textWeight })),
+  ...[0.5, 0.6, 0.7, 0.8, 0.9, 1].map((textWeight) => ({ method: 'weighted' as const, textWeight })),
   { method: 'rrf', textWeight: 0.5 },
   { method: 'rrf', textWeight: 0.7 },
 ];
@@ -171,13 +231,14 @@ async function qualityFigures(options: RetrievalBenchOptions) {
       set,
       embedder,
       DEFAULT_TARGET_TOKENS,
-      32,
+      DEFAULT_OVERLAP_TOKENS,
       options.sweep ? FUSION_VARIANTS : [],
     );
     const { passages, ...ckbFigures } = ckb;
     const entry: Record<string, unknown> = {
       embedder: embedder.id,
       fusion: DEFAULT_FUSION,
+      rerank: DEFAULT_RERANK,
       ckb: ckbFigures,
       peers: await evaluatePeers(set, embedder, passages, ckb.chunking),
     };
@@ -188,13 +249,96 @@ async function qualityFigures(options: RetrievalBenchOptions) {
   return figures;
 }
 
+/** Hybrid retrieval, as shipped, at each chunk size: sizes beside every hit@k. */
 async function chunkSweep(set: QaSet, embedder: Embedder) {
   const sweep: Record<string, unknown> = {};
-  for (const targetTokens of [128, 512]) {
-    const { passages: _passages, ...figures } = await evaluateCkb(set, embedder, targetTokens, 32, []);
-    sweep[String(targetTokens)] = figures;
+  for (const targetTokens of [128, 256, 384, 512, 768]) {
+    const figures = await evaluateCkb(set, embedder, targetTokens, DEFAULT_OVERLAP_TOKENS, []);
+    sweep[String(targetTokens)] = {
+      chunking: figures.chunking,
+      hybrid: figures.hybrid,
+      hybridHeldOut: figures.hybridHeldOut,
+      fusedWithoutRerank: figures.fusedWithoutRerank,
+    };
   }
   return sweep;
+}
+
+/** A question's fused candidates and their rerank signals. */
+interface Candidate {
+  fused: FusedHit[];
+  signals: RerankSignals[] | undefined;
+}
+
+/**
+ * Fits the reranker's weights by coordinate ascent on the TRAINING questions of both sets (SQuAD: the training
+ * articles, all their questions; SciFact: train claims), then reports both splits. `--fit-rerank`.
+ */
+async function fitRerank(): Promise<Record<string, unknown>> {
+  const embedder = createHashedEmbedder();
+  const prepared: { set: QaSet; candidates: Candidate[] }[] = [];
+  for (const name of ['squad', 'scifact'] as const) {
+    const set = loadQaSet(corpusDirectory, name, 1);
+    const built = await buildIndex(set, embedder, DEFAULT_TARGET_TOKENS, DEFAULT_OVERLAP_TOKENS);
+    // Every chunk of a benchmark's index is live, in its one application.
+    const filter = 'bench';
+    const candidates: Candidate[] = [];
+    for (const question of set.questions) {
+      const [vector] = await embedder.embed([question.text], { kind: 'query' });
+      const fused = fuse(
+        await built.chunkIndex.fullTextSearch(question.text, filter, CANDIDATES),
+        await built.chunkIndex.vectorSearch(vector!, filter, CANDIDATES),
+        DEFAULT_FUSION,
+      );
+      candidates.push({ fused, signals: rerankSignals(question.text, fused) });
+    }
+    await built.dispose();
+    prepared.push({ set, candidates });
+  }
+  const rankWith = (weights: RerankWeights, candidate: Candidate) => {
+    const { fused, signals } = candidate;
+    if (!signals) return toRanked(fused);
+    return toRanked(
+      fused
+        .map((hit, position) => ({ hit, score: combine(signals[position]!, weights) }))
+        .sort((left, right) => right.score - left.score)
+        .map(({ hit }) => hit),
+    );
+  };
+  const evaluate = (weights: RerankWeights, keep: (set: QaSet, question: Question) => boolean) =>
+    prepared.map(({ set, candidates }) =>
+      scoreWhere(
+        set,
+        candidates.map((candidate) => rankWith(weights, candidate)),
+        (question) => keep(set, question),
+      ),
+    );
+  const training = (set: QaSet, question: Question) => !isHeldOut(set, question);
+  const objective = (weights: RerankWeights) => {
+    const [squad, scifact] = evaluate(weights, training);
+    return squad!['hit@1'] + 0.3 * squad!['hit@5'] + scifact!['hit@1'] + 0.5 * scifact!.mrr;
+  };
+  let weights: RerankWeights = { ...DEFAULT_RERANK };
+  let best = objective(weights);
+  for (let round = 0; round < 3; round++) {
+    for (const name of ['coverage', 'sentenceCoverage', 'phrases', 'headings'] as const) {
+      for (const step of [-0.4, -0.2, -0.1, 0.1, 0.2, 0.4]) {
+        const candidate = { ...weights, [name]: Math.max(0, Math.round((weights[name] + step) * 100) / 100) };
+        const value = objective(candidate);
+        if (value > best + 1e-9) {
+          best = value;
+          weights = candidate;
+        }
+      }
+    }
+  }
+  const [squadHeldOut, scifactHeldOut] = evaluate(weights, (set, question) => isHeldOut(set, question));
+  const [squadTraining, scifactTraining] = evaluate(weights, training);
+  return {
+    weights,
+    squad: { training: squadTraining, heldOut: squadHeldOut },
+    scifact: { training: scifactTraining, heldOut: scifactHeldOut },
+  };
 }
 
 export async function run(options: RetrievalBenchOptions = {}): Promise<Record<string, unknown>> {
@@ -210,11 +354,13 @@ export async function run(options: RetrievalBenchOptions = {}): Promise<Record<s
   }
   figures['seconds'] = Math.round((performance.now() - started) / 1000);
   mkdirSync(resolve(resultsFile, '..'), { recursive: true });
-  writeFileSync(resultsFile, `${JSON.stringify(figures, null, 2)}\n`);
+  writeFileSync(options.chunkSweep ? sweepFile : resultsFile, `${JSON.stringify(figures, null, 2)}\n`);
   return figures;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.argv.includes('--fit-rerank')) {
+  console.log(JSON.stringify(await fitRerank(), null, 2));
+} else if (import.meta.main) {
   const figures = await run({
     sweep: process.argv.includes('--sweep'),
     chunkSweep: process.argv.includes('--chunk-sweep'),

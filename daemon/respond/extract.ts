@@ -1,48 +1,71 @@
+import { sentences } from '../text/sentences.ts';
+import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
+import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import type { ContextPassage } from './types.ts';
-import { contentStems, isStopWord, sentences, stem, words } from './words.ts';
-
-/** One sentence of a passage, scored against the question. */
-export interface Finding {
-  passage: ContextPassage;
-  sentence: string;
-  score: number;
-  /** Share of the question's weighted content words the sentence (with its neighbour) contains, in [0, 1]. */
-  coverage: number;
-}
 
 export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'other';
 
-interface Candidate {
-  passage: ContextPassage;
-  sentence: string;
-  stems: string[];
-  previousStems: Set<string>;
+/** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
+const QUESTION_FRAME = new Set(
+  'whose s t name named called many much kind type one ones according'.split(' '),
+);
+
+export function isStopWord(word: string): boolean {
+  return isFunctionWord(word) || QUESTION_FRAME.has(word);
 }
 
-/** Below this coverage, the sentence shares too little with the question to be an answer. */
-export const minimumCoverage = 0.3;
-/** Passages the retriever itself scored this low are noise, whatever their words. */
-const minimumPassageScore = 0.02;
+function contentStems(text: string): string[] {
+  return words(text)
+    .filter((word) => !isStopWord(word))
+    .map(term);
+}
+
+/** What a question asks, as the sentence scorer reads it. */
+export interface Question {
+  text: string;
+  kind: AnswerKind;
+  /** Content stems and how much each counts: the message's own 1, words of the turn it follows up less. */
+  terms: Map<string, number>;
+  /** Every stem of the message and its context, stop words too: what an answer must add to. */
+  known: Set<string>;
+}
+
+/** Words of the earlier turn a follow-up refers to count this much against the message's own. */
+const CONTEXT_WEIGHT = 0.5;
+
+export function readQuestion(message: string, context?: string): Question {
+  const terms = new Map<string, number>();
+  for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
+  for (const term of contentStems(message)) terms.set(term, 1);
+  const known = new Set(words(`${context ?? ''} ${message}`).map(term));
+  return { text: message, kind: answerKind(message), terms, known };
+}
 
 export function answerKind(question: string): AnswerKind {
   const text = question.toLowerCase();
   if (
-    /\b(when|what (year|date|day|month|century|decade|time|period)|which (year|date|century|decade))\b/.test(
+    /\b(when|what (year|date|day|month|century|decade|time|period|era)|which (year|date|century|decade|day|month))\b/.test(
       text,
     )
   ) {
     return 'date';
   }
   if (
-    /\bhow (many|much|long|old|far|large|big|tall|high|often|fast|heavy)\b|\bwhat (percentage|percent|number|amount|proportion)\b/.test(
+    /\bhow (many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\bwhat (percentage|percent|number|amount|proportion|size|price|cost)\b/.test(
       text,
     )
   ) {
     return 'number';
   }
-  if (/\b(who|whom|whose)\b/.test(text)) return 'person';
   if (
-    /\bwhere\b|\b(what|which) (country|city|state|town|region|continent|place|county|island|river)\b/.test(
+    /\b(who|whom|whose)\b|\b(what|which) (university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character)\b/.test(
+      text,
+    )
+  ) {
+    return 'person';
+  }
+  if (
+    /\bwhere\b|\b(what|which) (country|city|state|town|region|continent|place|county|island|river|location)\b/.test(
       text,
     )
   )
@@ -50,99 +73,223 @@ export function answerKind(question: string): AnswerKind {
   return 'other';
 }
 
-/**
- * Every sentence of the passages, best first. The score adds the inverse-document-frequency weight
- * of each question word the sentence contains (words rare among these passages count most), a bonus
- * for question word pairs kept in order, a little of its predecessor's overlap (answers often
- * follow the sentence that names the subject), one for holding the kind of thing asked for, and
- * the retriever's own score.
- */
-export function rankSentences(question: string, passages: ContextPassage[]): Finding[] {
-  const candidates = passages
-    .filter((passage) => passage.score >= minimumPassageScore)
-    .flatMap((passage) => splitPassage(passage));
-  if (candidates.length === 0) return [];
-  const questionStems = [...new Set(contentStems(question))];
-  if (questionStems.length === 0) return [];
-  const weight = inverseFrequencies(candidates, questionStems);
-  const totalWeight = questionStems.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0);
-  const pairs = stemPairs(contentStems(question));
-  const kind = answerKind(question);
-  const questionWords = new Set(words(question).map(stem));
-
-  const findings = candidates.map((candidate) => {
-    const present = new Set(candidate.stems);
-    let matched = 0;
-    let neighbour = 0;
-    for (const term of questionStems) {
-      const termWeight = weight.get(term) ?? 0;
-      if (present.has(term)) matched += termWeight;
-      else if (candidate.previousStems.has(term)) neighbour += termWeight;
-    }
-    const pairBonus = [...stemPairs(candidate.stems)].filter((pair) => pairs.has(pair)).length * 0.5;
-    const kindBonus = shortAnswer(candidate.sentence, kind, questionWords) ? 1 : 0;
-    return {
-      passage: candidate.passage,
-      sentence: candidate.sentence,
-      score: matched + 0.6 * neighbour + pairBonus + kindBonus + 3 * candidate.passage.score,
-      coverage: totalWeight > 0 ? (matched + 0.5 * neighbour) / totalWeight : 0,
-    };
-  });
-  return findings.sort((left, right) => right.score - left.score);
+/** One whole sentence of a passage that could answer. */
+export interface Candidate {
+  passage: ContextPassage;
+  sentence: string;
+  /** Position among the passage's candidate sentences. */
+  position: number;
+  stems: Set<string>;
+  sequence: string[];
+  /** What the sentence leans on: the sentence before it and the title it sits under. */
+  previous: Set<string>;
+  next: Set<string>;
+  /** The passage's next sentence or line, however short: the value after a `label:`. */
+  following?: string;
 }
 
-function splitPassage(passage: ContextPassage): Candidate[] {
-  const split = wholeSentences(passageSentences(passage.text)).filter(
-    (sentence) => words(sentence).length >= 3,
-  );
-  return split.map((sentence, index) => ({
-    passage,
-    sentence,
-    stems: contentStems(sentence),
-    previousStems: new Set(index > 0 ? contentStems(split[index - 1] ?? '') : []),
-  }));
+/** A candidate sentence with its score: the sentence model's logit, and its share of the question's weight. */
+export interface Finding {
+  candidate: Candidate;
+  score: number;
+  coverage: number;
 }
 
 /**
- * Sentences of each paragraph (blank-line separated), without Markdown heading lines: a heading
- * names a topic, it answers nothing, and joined to the next line it would make one false sentence.
+ * The whole sentences of the passages, each once: chunks overlap, and a sentence cut at a chunk's edge reads
+ * badly and is whole in the neighbouring chunk. Markdown headings name a topic and answer nothing, but what a
+ * passage's sentences are about: with the sentence before, they are what a sentence leans on.
  */
-function passageSentences(text: string): string[] {
-  return text
-    .split(/\n\s*\n/)
-    .flatMap((block) =>
-      block
-        .split('\n')
-        .filter((line) => !/^\s{0,3}#{1,6}\s/.test(line))
-        .join('\n'),
-    )
-    .flatMap((block) => sentences(block));
+export function candidateSentences(passages: ContextPassage[]): Candidate[] {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const passage of passages) {
+    const all = sentences(passage.text);
+    const title = passageTitle(all);
+    const titleStems = title === undefined ? [] : contentStems(title);
+    const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
+    const stems = split.map((sentence) => contentStems(sentence));
+    let position = 0;
+    split.forEach((sentence, index) => {
+      const key = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+      if (seen.has(key) || words(sentence).length < 3) return;
+      seen.add(key);
+      const following = split[index + 1];
+      candidates.push({
+        passage,
+        sentence,
+        position: position++,
+        stems: new Set(stems[index]),
+        sequence: stems[index]!,
+        previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
+        next: new Set(stems[index + 1] ?? []),
+        ...(following === undefined ? {} : { following }),
+      });
+    });
+  }
+  return candidates;
 }
 
-/** Chunks overlap and cut sentences at their edges; a cut sentence reads badly and is whole in a neighbour chunk. */
+const HEADING = /^#{1,6}\s/;
+/** A first line this short, without a final stop, titles what follows (a slide's title, a form's heading). */
+const TITLE_WORDS = 12;
+
+function passageTitle(split: string[]): string | undefined {
+  const heading = split.find((sentence) => HEADING.test(sentence));
+  if (heading) return heading.replace(HEADING, '');
+  const first = split[0];
+  if (first === undefined || split.length < 2 || /[.!?]["”’)\]]?$/.test(first)) return undefined;
+  return words(first).length <= TITLE_WORDS ? first : undefined;
+}
+
+/**
+ * Without a chunk's first sentence when it starts mid-sentence, and its last when that runs on without an end:
+ * long prose cut at the edge. A short last line (a slide's bullet, a form's value) is whole as it is.
+ */
 function wholeSentences(split: string[]): string[] {
   if (split.length <= 1) return split;
   const first = split[0] ?? '';
+  const start = /^[\p{Ll},;:)\]]/u.test(first) && !RECORD.test(first) ? 1 : 0;
   const last = split.at(-1) ?? '';
-  const start = /^[\p{Ll},;:)\]]/u.test(first) ? 1 : 0;
-  const end = /[.!?]["”’)\]]?$/.test(last) ? split.length : split.length - 1;
-  return split.slice(start, Math.max(start, end));
+  const cut = !/[.!?:]["”’)\]]?$/.test(last) && words(last).length > CUT_SENTENCE_WORDS;
+  return split.slice(start, Math.max(start, cut ? split.length - 1 : split.length));
 }
 
-function inverseFrequencies(candidates: Candidate[], terms: string[]): Map<string, number> {
-  const weights = new Map<string, number>();
-  const documents = candidates.map((candidate) => new Set(candidate.stems));
-  for (const term of terms) {
-    const frequency = documents.filter((document) => document.has(term)).length;
-    weights.set(term, Math.log(1 + (documents.length + 1) / (frequency + 0.5)));
+/** A `name: value` line (a JSON leaf, a header) starts lower-case and whole. */
+const RECORD = /^[^\s:][^:]{0,80}: \S/;
+
+/** A last line longer than this without a final stop is taken for a sentence cut at the chunk's edge. */
+const CUT_SENTENCE_WORDS = 25;
+
+/** The sentence model's inputs, in the order of `SENTENCE_WEIGHTS.features`. */
+export const SENTENCE_FEATURES = [
+  'coverage',
+  'coverageSquared',
+  'previousCoverage',
+  'nextCoverage',
+  'pronounPrevious',
+  'density',
+  'compactness',
+  'novelty',
+  'dateFound',
+  'numberFound',
+  'nameFound',
+  'passageScore',
+  'passageRank',
+  'short',
+  'long',
+] as const;
+
+/**
+ * Every candidate sentence, best first. The score is a logistic model over what makes a sentence the answer:
+ * the question's weight it holds (alone and with its neighbours), phrases kept, holding the kind of thing asked
+ * for, adding something the question does not say, and the passage's own rank. Weights come from
+ * bench/train-responder.ts.
+ */
+export function rankSentences(
+  question: Question,
+  passages: ContextPassage[],
+  weights: readonly number[] = SENTENCE_WEIGHTS.weights,
+): Finding[] {
+  return featureRows(question, passages)
+    .map(({ candidate, features }) => ({
+      candidate,
+      score: features.reduce((sum, value, index) => sum + value * (weights[index] ?? 0), 0),
+      coverage: features[0]!,
+    }))
+    .sort((left, right) => right.score - left.score);
+}
+
+/**
+ * Each candidate sentence with its features (`SENTENCE_FEATURES`). Terms are weighted by how rare they are among
+ * the candidates, so the words that tell sentences apart count most.
+ */
+export function featureRows(
+  question: Question,
+  passages: ContextPassage[],
+): { candidate: Candidate; features: number[] }[] {
+  const candidates = candidateSentences(passages);
+  if (candidates.length === 0 || question.terms.size === 0) return [];
+  const weight = rarity(question, candidates);
+  const total = [...question.terms.keys()].reduce((sum, term) => sum + weight(term), 0);
+  if (total === 0) return [];
+  return candidates.map((candidate) => ({
+    candidate,
+    features: sentenceFeatures(question, candidate, { weight, total }),
+  }));
+}
+
+interface Weighing {
+  weight: (term: string) => number;
+  total: number;
+}
+
+function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
+  const { weight, total } = weighing;
+  let held = 0;
+  let previous = 0;
+  let next = 0;
+  for (const term of question.terms.keys()) {
+    const termWeight = weight(term);
+    if (candidate.stems.has(term)) held += termWeight;
+    else if (candidate.previous.has(term)) previous += termWeight;
+    else if (candidate.next.has(term)) next += termWeight;
   }
-  return weights;
+  const coverage = held / total;
+  const found =
+    question.kind !== 'other' &&
+    answerOfKind(candidate.sentence, question.kind, question.known) !== undefined;
+  const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;
+  const length = words(candidate.sentence).length;
+  return [
+    coverage,
+    coverage * coverage,
+    previous / total,
+    next / total,
+    PRONOUN_START.test(candidate.sentence) ? previous / total : 0,
+    candidate.stems.size > 0 ? matchedStems(question, candidate) / candidate.stems.size : 0,
+    compactness(question, candidate),
+    candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
+    found && question.kind === 'date' ? 1 : 0,
+    found && question.kind === 'number' ? 1 : 0,
+    found && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
+    candidate.passage.score,
+    1 / candidate.passage.number,
+    length < 8 ? 1 : 0,
+    length > 40 ? 1 : 0,
+  ];
 }
 
-function stemPairs(stems: string[]): Set<string> {
-  const pairs = new Set<string>();
-  for (let index = 1; index < stems.length; index++) pairs.add(`${stems[index - 1]} ${stems[index]}`);
-  return pairs;
+/** A sentence that opens by pointing back takes its subject from the sentence before. */
+const PRONOUN_START = /^(?:It|He|She|They|This|These|Those|His|Her|Its|Their|There|Such)\b/;
+
+function matchedStems(question: Question, candidate: Candidate): number {
+  let matched = 0;
+  for (const term of candidate.stems) if (question.terms.has(term)) matched++;
+  return matched;
+}
+
+/** How closely the question's terms sit together in the sentence: matched terms over the span they cover. */
+function compactness(question: Question, candidate: Candidate): number {
+  let first = -1;
+  let last = -1;
+  let matched = 0;
+  candidate.sequence.forEach((term, index) => {
+    if (!question.terms.has(term)) return;
+    if (first < 0) first = index;
+    last = index;
+    matched++;
+  });
+  return matched < 2 ? 0 : matched / (last - first + 1);
+}
+
+function rarity(question: Question, candidates: Candidate[]): (term: string) => number {
+  const weights = new Map<string, number>();
+  for (const [term, importance] of question.terms) {
+    const frequency = candidates.filter((candidate) => candidate.stems.has(term)).length;
+    weights.set(term, importance * Math.log(1 + (candidates.length + 1) / (frequency + 0.5)));
+  }
+  return (term) => weights.get(term) ?? 0;
 }
 
 const month =
@@ -151,6 +298,8 @@ const datePatterns = [
   new RegExp(`\\b${month} \\d{1,2}(?:st|nd|rd|th)?,? \\d{3,4}\\b`, 'g'),
   new RegExp(`\\b\\d{1,2} ${month},? \\d{3,4}\\b`, 'g'),
   new RegExp(`\\b${month},? \\d{3,4}\\b`, 'g'),
+  /\b\d{4}-\d{2}-\d{2}\b/g,
+  /\b\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})\b/g,
   /\b\d{1,2}(?:st|nd|rd|th) century(?: BC| AD| BCE| CE)?\b/gi,
   /\b(?:1[0-9]|20)\d0s\b/g,
   /\b(?:AD |BC )?(?:1[0-9]\d{2}|20\d{2}|[1-9]\d{2})(?: BC| AD| BCE| CE)?\b/g,
@@ -158,26 +307,19 @@ const datePatterns = [
 const numberWords =
   'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen';
 const numberPattern = new RegExp(
-  `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?(?:\\s(?!of\\b|and\\b|in\\b|the\\b|to\\b)[a-z]+)?`,
+  `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
   'gi',
 );
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
 /**
- * The kind of thing the question asks for, picked out of a sentence: a date, a number with its
- * unit, or a proper name the question does not already contain. Undefined when the question asks
- * for something else or the sentence holds nothing of the kind.
+ * The kind of thing the question asks for, found in a sentence: a date, a number, or a proper name the
+ * question does not already contain. Undefined when the sentence holds nothing of the kind.
  */
-export function shortAnswer(
-  sentence: string,
-  kind: AnswerKind,
-  questionWords: Set<string>,
-): string | undefined {
-  const isNew = (text: string): boolean => {
-    const candidateWords = words(text).filter((word) => !isStopWord(word));
-    return candidateWords.length > 0 && candidateWords.some((word) => !questionWords.has(stem(word)));
-  };
+export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<string>): string | undefined {
+  const isNew = (text: string): boolean =>
+    words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
   const firstNew = (patterns: RegExp[]): string | undefined => {
     for (const pattern of patterns) {
       for (const match of sentence.matchAll(pattern)) if (isNew(match[0])) return match[0].trim();

@@ -1,18 +1,46 @@
-import { answerKind, type Finding, minimumCoverage, rankSentences, shortAnswer } from './extract.ts';
+import { followUpContext } from '../text/follow-up.ts';
+import { wordCount } from '../text/words.ts';
+import { citationNumbers, citedSources } from './citations.ts';
+import { type Candidate, type Finding, isStopWord, rankSentences, readQuestion } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
+import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
-import type { ContextPassage, ReplyEvent, ReplyRequest, Responder, TitleInput } from './types.ts';
-import { isStopWord, stem, wordCount, words } from './words.ts';
+import type {
+  ContextPassage,
+  HistoryMessage,
+  ReplyEvent,
+  ReplyRequest,
+  Responder,
+  TitleInput,
+} from './types.ts';
 
 export const notFoundReply = 'I could not find this in the sources.';
 
-/** A second sentence is added only when it scores nearly as well as the best and the reply stays short. */
-const secondSentenceRatio = 0.7;
-const longestReplyWords = 55;
+/** Passages the retriever itself scored this low are noise, whatever their words. */
+const MINIMUM_PASSAGE_SCORE = 0.02;
+/** How many of the closest sources a reply that found nothing names. */
+const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
+
+/** The sentence model's weights (`SENTENCE_FEATURES`) and how a reply is put together from its ranking. */
+export interface SentenceModel {
+  weights: readonly number[];
+  composition: Composition;
+}
+
+/** How a reply is put together from the ranked sentences; fitted with the sentence model. */
+export interface Composition {
+  /** Below this score, the best sentence is not about what was asked (fitted to turn away off-topic questions). */
+  minimumScore: number;
+  /** A second sentence is added when the model's score for it is within this of the best one's... */
+  supportMargin: number;
+  /** ...and the two stay this short together. */
+  longestReplyWords: number;
+}
 
 export interface OfflineReply {
   text: string;
+  /** The passages cited, in the order of the reply's sources: `[n]` names the n-th. */
   usedPassages: number[];
 }
 
@@ -22,7 +50,7 @@ export interface OfflineReply {
  */
 export function createOfflineResponder(): Responder {
   async function* reply(request: ReplyRequest, options: { signal: AbortSignal }): AsyncGenerator<ReplyEvent> {
-    const answer = composeReply(request.question, request.passages);
+    const answer = composeReply(request.question, request.passages, request.history);
     for (const delta of toDeltas(answer.text)) {
       options.signal.throwIfAborted();
       yield { type: 'text-delta', delta };
@@ -44,41 +72,133 @@ export function createOfflineResponder(): Responder {
   return { reply, title };
 }
 
-/** A short answer when one can be picked out, then the sentence(s) supporting it, with their sources. */
-export function composeReply(question: string, passages: ContextPassage[]): OfflineReply {
-  const findings = rankSentences(question, passages);
+/**
+ * The sentence that best answers the question, whole, then one supporting sentence when the choice was close,
+ * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
+ * question it follows. When no sentence is about the question, it says so and names the closest sources.
+ */
+export function composeReply(
+  message: string,
+  passages: ContextPassage[],
+  history: HistoryMessage[] = [],
+  model: SentenceModel = SENTENCE_WEIGHTS,
+): OfflineReply {
+  return composeFindings(
+    passages,
+    replyFindings(message, passages, history, model.weights),
+    model.composition,
+  );
+}
+
+/** The passages' sentences ranked for a message, read with the conversation it follows. */
+export function replyFindings(
+  message: string,
+  passages: ContextPassage[],
+  history: HistoryMessage[],
+  weights: readonly number[],
+): Finding[] {
+  const relevant = passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
+  return rankSentences(readQuestion(message, followUpContext(history, message)), relevant, weights);
+}
+
+/** The reply made of ranked sentences: the best, whole, and one supporting sentence when the choice was close. */
+export function composeFindings(
+  passages: ContextPassage[],
+  findings: Finding[],
+  composition: Composition,
+): OfflineReply {
   const best = findings[0];
-  if (!best || best.coverage < minimumCoverage) return { text: notFoundReply, usedPassages: [] };
+  if (!best || best.coverage === 0 || best.score < composition.minimumScore) return notFound(passages);
   const chosen = [best];
-  const second = findings[1];
-  if (
-    second &&
-    second.score >= secondSentenceRatio * best.score &&
-    second.coverage >= minimumCoverage &&
-    wordCount(best.sentence) + wordCount(second.sentence) <= longestReplyWords
-  ) {
-    chosen.push(second);
+  const support = supportingFinding(findings, best, composition);
+  if (support) chosen.push(support);
+  return cite(passages, chosen);
+}
+
+/** The next best sentence when it scored nearly as well, fits the reply's length and says something else. */
+function supportingFinding(
+  findings: Finding[],
+  best: Finding,
+  composition: Composition,
+): Finding | undefined {
+  const budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
+  return findings
+    .slice(1)
+    .find(
+      (finding) =>
+        finding.score >= best.score - composition.supportMargin &&
+        finding.score >= composition.minimumScore &&
+        wordCount(finding.candidate.sentence) <= budget &&
+        !repeats(finding.candidate, best.candidate),
+    );
+}
+
+/** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
+const REPEAT_OVERLAP = 0.8;
+
+function repeats(candidate: Candidate, other: Candidate): boolean {
+  const smaller = Math.min(candidate.stems.size, other.stems.size);
+  if (smaller === 0) return false;
+  let shared = 0;
+  for (const term of candidate.stems) if (other.stems.has(term)) shared++;
+  return shared / smaller >= REPEAT_OVERLAP;
+}
+
+/** Sentences of one source in their own order, followed once by its number in the reply's sources. */
+function cite(passages: ContextPassage[], chosen: Finding[]): OfflineReply {
+  const cited = citedSources(
+    passages,
+    chosen.map((finding) => finding.candidate.passage.number),
+  );
+  const usedPassages = cited.map((passage) => passage.number);
+  const numbers = citationNumbers(
+    passages,
+    chosen.map((finding) => finding.candidate.passage.number),
+  );
+  const groups = new Map<number, Finding[]>();
+  for (const finding of chosen) {
+    const number = numbers.get(finding.candidate.passage.number)!;
+    groups.set(number, [...(groups.get(number) ?? []), finding]);
   }
-  const short = shortAnswer(best.sentence, answerKind(question), new Set(words(question).map(stem)));
-  const support = citeByPassage(chosen);
+  const text = [...groups.entries()]
+    .map(([number, group]) => {
+      const ordered = group.sort(
+        (left, right) =>
+          left.candidate.passage.number - right.candidate.passage.number ||
+          left.candidate.position - right.candidate.position,
+      );
+      return `${ordered.map((finding) => quoted(finding.candidate)).join(' ')} [${number}]`;
+    })
+    .join(' ');
+  return { text, usedPassages };
+}
+
+function notFound(passages: ContextPassage[]): OfflineReply {
+  const closest = citedSources(
+    passages,
+    passages.map((passage) => passage.number),
+  ).slice(0, CLOSEST_SOURCES);
+  if (closest.length === 0) return { text: notFoundReply, usedPassages: [] };
+  const names = closest.map((passage) =>
+    passage.page > 1 ? `${passage.sourceName} (p. ${passage.page})` : passage.sourceName,
+  );
   return {
-    text: short ? `${capitalise(short)}.\n\n${support}` : support,
-    usedPassages: [...new Set(chosen.map((finding) => finding.passage.number))],
+    text: `${notFoundReply} The closest passages are in ${names.join(' and ')}.`,
+    usedPassages: closest.map((passage) => passage.number),
   };
 }
 
-/** Sentences of one passage run together, followed once by their citation and source. */
-function citeByPassage(chosen: Finding[]): string {
-  const groups = new Map<ContextPassage, string[]>();
-  for (const finding of chosen) {
-    groups.set(finding.passage, [...(groups.get(finding.passage) ?? []), withFullStop(finding.sentence)]);
-  }
-  return [...groups.entries()]
-    .map(
-      ([passage, sentences]) =>
-        `${sentences.join(' ')} [${passage.number}] (source: ${passage.sourceName}, p. ${passage.page})`,
-    )
-    .join('\n\n');
+/**
+ * A sentence as the reply quotes it: ending with a stop; followed by what it introduces when it is a label
+ * ("Deadline for submission:" and its date on the next line); with the document's own bracketed reference
+ * numbers ("[7]") in parentheses, so that every `[n]` of a reply is one of its citations.
+ */
+function quoted(candidate: Candidate): string {
+  const sentence =
+    candidate.sentence.endsWith(':') && candidate.following
+      ? `${candidate.sentence} ${candidate.following}`
+      : candidate.sentence;
+  return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
 }
 
 function withFullStop(sentence: string): string {

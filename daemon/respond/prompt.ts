@@ -1,3 +1,4 @@
+import { citationNumbers } from './citations.ts';
 import { countTokens } from './tokens.ts';
 import type { ContextPassage, HistoryMessage, ReplyRequest } from './types.ts';
 
@@ -31,16 +32,29 @@ const answerInstructions = [
   'If the passages do not contain the answer, say that you could not find it in the sources; do not guess.',
 ].join(' ');
 
-export function formatPassage(passage: ContextPassage): string {
+export function formatPassage(passage: ContextPassage, number: number): string {
   const location = passage.url
     ? `${passage.sourceName}, page ${passage.page}, ${passage.url}`
     : `${passage.sourceName}, page ${passage.page}`;
-  return `[${passage.number}] (source: ${location})\n${passage.text.trim()}`;
+  return `[${number}] (source: ${location})\n${passage.text.trim()}`;
 }
 
+/**
+ * The passages numbered as the reply's sources are (citations.ts): best score first, one number per source page,
+ * so the `[n]` a model writes names the n-th source of its reply.
+ */
 export function formatPassages(passages: ContextPassage[]): string {
   if (passages.length === 0) return 'Context passages: none were found for this question.';
-  return `Context passages:\n\n${passages.map(formatPassage).join('\n\n')}`;
+  const numbers = sourceNumbers(passages);
+  const ordered = [...passages].sort((left, right) => numbers.get(left.number)! - numbers.get(right.number)!);
+  return `Context passages:\n\n${ordered.map((passage) => formatPassage(passage, numbers.get(passage.number)!)).join('\n\n')}`;
+}
+
+function sourceNumbers(passages: ContextPassage[]): Map<number, number> {
+  return citationNumbers(
+    passages,
+    passages.map((passage) => passage.number),
+  );
 }
 
 export function messageTokens(message: PromptMessage): number {
@@ -90,22 +104,22 @@ export function fitHistory(
 }
 
 /**
- * The passages a reply cites as `[n]` (also `[1, 2]` and `[1][2]`), most cited first, then by first
- * citation; a reply that cites none relied on all the passages it was given, best scored first.
+ * The passages to list as a model's reply's sources. The model cites sources by the numbers the prompt gave them
+ * (`[n]`, also `[1, 2]` and `[1][2]`); the reply lists its sources up to the highest number it cites, so each
+ * `[n]` names the n-th entry, whatever it skipped. A reply that cites none relied on every passage.
  */
 export function citedPassages(reply: string, passages: ContextPassage[]): number[] {
-  const known = new Set(passages.map((passage) => passage.number));
-  const counts = new Map<number, number>();
+  const numbers = sourceNumbers(passages);
+  const sources = new Set(numbers.values()).size;
+  let highest = 0;
   for (const group of reply.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
     for (const token of (group[1] ?? '').split(',')) {
       const number = Number(token.trim());
-      if (known.has(number)) counts.set(number, (counts.get(number) ?? 0) + 1);
+      if (number >= 1 && number <= sources) highest = Math.max(highest, number);
     }
   }
-  if (counts.size === 0)
-    return [...passages].sort((left, right) => right.score - left.score).map((passage) => passage.number);
-  // Map iteration follows first insertion, and sort is stable, so ties keep first-citation order.
-  return [...counts.entries()].sort((left, right) => right[1] - left[1]).map(([number]) => number);
+  const limit = highest === 0 ? sources : highest;
+  return passages.filter((passage) => numbers.get(passage.number)! <= limit).map((passage) => passage.number);
 }
 
 const titleInstructions =

@@ -1,8 +1,10 @@
 import type { Embedder } from '../ingest/embed/embedder.ts';
-import { contentTerms, isStopWord, words } from '../ingest/embed/words.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
+import { contentTerms } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from './fusion.ts';
+import { DEFAULT_RERANK, type RerankWeights, rerank } from './rerank.ts';
 
+export { retrievalQuery } from '../text/follow-up.ts';
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 
 export interface RetrievedPassage {
@@ -35,6 +37,8 @@ export interface RetrieverOptions {
   fusion?: FusionOptions;
   /** Candidates taken from each of full-text and vector search before fusion. */
   candidates?: number;
+  /** How fused candidates are reordered; `false` keeps the fused order (benchmarks compare the two). */
+  rerank?: RerankWeights | false;
 }
 
 /** Chunks sharing at least this share of their words are one passage shown twice (a re-upload, an overlap). */
@@ -47,12 +51,13 @@ const SEARCHES_AFTER_A_REPLACEMENT = 2;
 /** When hidden chunks crowd the candidates out, the search runs once more with this many times as many. */
 const WIDER_SEARCH = 4;
 
-/** Hybrid retrieval: LanceDB full-text and vector search in one application, fused and deduplicated. */
+/** Hybrid retrieval: LanceDB full-text and vector search in one application, fused, reranked and deduplicated. */
 export function createRetriever(
   deps: { chunkIndex: ChunkIndex; embedder: Embedder },
   options: RetrieverOptions = {},
 ): Retriever {
   const fusion = options.fusion ?? DEFAULT_FUSION;
+  const weights = options.rerank ?? DEFAULT_RERANK;
 
   async function candidatesOf(input: SearchInput, candidates: number) {
     const [textHits, vectorHits] = await Promise.all([
@@ -99,7 +104,9 @@ export function createRetriever(
         found = await candidatesOf(input, candidates);
       if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
         found = await candidatesOf(input, candidates * WIDER_SEARCH);
-      return collapseDuplicates(fuse(found.textHits, found.vectorHits, fusion), input.limit).map((hit) =>
+      const fused = fuse(found.textHits, found.vectorHits, fusion);
+      const ranked = weights === false ? fused : rerank(input.query, fused, weights);
+      return collapseDuplicates(ranked, input.limit).map((hit) =>
         toPassage(hit, found.names.get(hit.sourceId)?.name ?? hit.sourceId),
       );
     },
@@ -148,45 +155,4 @@ function toPassage(hit: FusedHit, sourceName: string): RetrievedPassage {
   };
   if (hit.url !== undefined) passage.url = hit.url;
   return passage;
-}
-
-const FOLLOW_UP_OPENING = /^(and|but|also|so|then|what about|how about|why|how come|or)\b/i;
-/** Pronouns that point back; demonstratives ("the team that won") are too common in standalone questions. */
-const REFERRING_WORDS = new Set([
-  'it',
-  'its',
-  'they',
-  'them',
-  'their',
-  'theirs',
-  'he',
-  'him',
-  'his',
-  'she',
-  'her',
-  'hers',
-]);
-/** A message with fewer content words than this does not name its own topic ("why?", "the second one?"). */
-const SELF_CONTAINED_TERMS = 2;
-
-/**
- * Forms the retrieval query of a follow-up question from the conversation so far: a message that refers back
- * ("and who funded it?") is searched together with the user's earlier question, which names the topic.
- */
-export function retrievalQuery(
-  history: { role: 'user' | 'assistant'; content: string }[],
-  message: string,
-): string {
-  const earlier = history.filter((turn) => turn.role === 'user');
-  const previous = earlier.at(-1);
-  if (!previous || !isFollowUp(message)) return message;
-  const context = retrievalQuery(history.slice(0, history.lastIndexOf(previous)), previous.content);
-  return `${context} ${message}`;
-}
-
-function isFollowUp(message: string): boolean {
-  const messageWords = words(message);
-  if (FOLLOW_UP_OPENING.test(message.trim())) return true;
-  if (messageWords.some((word) => REFERRING_WORDS.has(word))) return true;
-  return messageWords.filter((word) => !isStopWord(word)).length < SELF_CONTAINED_TERMS;
 }

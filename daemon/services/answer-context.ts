@@ -1,4 +1,3 @@
-import type { ReplySource } from '../../src/api/conversations.ts';
 import type { ContextPassage } from '../respond/types.ts';
 import type { Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
@@ -22,26 +21,4 @@ export async function retrieveContext(
     score: passage.score,
     ...(passage.url ? { url: passage.url } : {}),
   }));
-}
-
-/** Replies cite each (source, page) once, best first. */
-export function replySources(passages: ContextPassage[], used: number[]): ReplySource[] {
-  const byNumber = new Map(passages.map((passage) => [passage.number, passage]));
-  const seen = new Set<string>();
-  const sources: ReplySource[] = [];
-  for (const passage of used.map((number) => byNumber.get(number))) {
-    if (!passage) continue;
-    const key = `${passage.sourceId}#${passage.page}#${passage.url ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const source: ReplySource = {
-      source: passage.sourceName,
-      page: passage.page,
-      score: passage.score,
-      source_id: passage.sourceId,
-    };
-    if (passage.url) source.url = passage.url;
-    sources.push(source);
-  }
-  return sources.sort((a, b) => b.score - a.score);
 }

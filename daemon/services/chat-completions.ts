@@ -10,6 +10,7 @@ import type {
 import type { Clock } from '../clock.ts';
 import { CkbError, invalidRequest, isCkbError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { replySources } from '../respond/citations.ts';
 import {
   type ContextPassage,
   type HistoryMessage,
@@ -20,7 +21,7 @@ import {
 import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord } from '../store/records.ts';
-import { replySources, retrieveContext } from './answer-context.ts';
+import { retrieveContext } from './answer-context.ts';
 import type { ApplicationService } from './applications.ts';
 
 const SOURCES_HEADING = 'Sources:';

@@ -11,6 +11,7 @@ import type {
 import { type Clock, timestamp } from '../clock.ts';
 import { CkbError, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { replySources } from '../respond/citations.ts';
 import { countTokens } from '../respond/tokens.ts';
 import { type HistoryMessage, type Responder, UpstreamError } from '../respond/types.ts';
 import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
@@ -21,7 +22,7 @@ import type {
   ConversationRecord,
   MessageRecord,
 } from '../store/records.ts';
-import { replySources, retrieveContext } from './answer-context.ts';
+import { retrieveContext } from './answer-context.ts';
 import { findApplication } from './applications.ts';
 
 export type TurnEvent = { type: 'delta'; delta: string } | { type: 'done'; reply: Reply };

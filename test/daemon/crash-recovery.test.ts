@@ -7,9 +7,9 @@ import { readStorage, storageProblems } from '../support/storage.ts';
 
 const SOURCES = Array.from({ length: 12 }, (_, index) => ({
   name: `doc-${index}`,
-  // About 3,400 chunks in all, so they are committed in more than one group (of 2,000 rows) and a kill finds
+  // About 3,400 chunks (of 512 tokens) in all, so they are committed in more than one group (of 2,000 rows) and a kill finds
   // some sources COMPLETED and others still in flight.
-  content: prose(index, 1_400),
+  content: prose(index, 2_800),
 }));
 
 async function waitAllDone(daemon: DaemonProcess, timeoutMs = 60_000): Promise<any[]> {

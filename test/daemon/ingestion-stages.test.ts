@@ -6,8 +6,8 @@ import { newHome } from '../support/home.ts';
 import { prose } from '../support/prose.ts';
 import { readStorage, storageProblems } from '../support/storage.ts';
 
-// About 3,200 chunks in all: more than one commit group (2,000 rows), so a stop finds sources at every stage.
-const TEXTS = Array.from({ length: 40 }, (_, index) => prose(100 + index, 400));
+// About 3,200 chunks in all (of 512 tokens): more than one commit group (2,000 rows), so a stop finds sources at every stage.
+const TEXTS = Array.from({ length: 40 }, (_, index) => prose(100 + index, 800));
 
 async function addSources(daemon: TestDaemon, application: string): Promise<string[]> {
   const created = await Promise.all(

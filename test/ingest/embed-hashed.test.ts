@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalize } from '../../daemon/ingest/embed/embedder.ts';
 import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
-import { isStopWord, stem, words } from '../../daemon/ingest/embed/words.ts';
+import { isStopWord, stem, words } from '../../daemon/text/words.ts';
 
 /** The embedder's definition written plainly, with a string per feature: the fast one must give the same. */
 function referenceVector(text: string, dimensions: number): Float32Array {

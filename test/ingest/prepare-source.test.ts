@@ -31,7 +31,7 @@ function recordingEmbedder(): Embedder & { requests: string[][] } {
 }
 
 describe('prepareSource', () => {
-  const text = prose(7, 400);
+  const text = prose(7, 800);
   const chunks = chunkDocument({ pages: [{ page: 1, text }] });
 
   it('embeds in the worker when the embedder has a recipe', async () => {
@@ -89,8 +89,9 @@ describe('prepareSource', () => {
       expect(again).toMatchObject({ embedded: changed.length, embeddedPages: 1 });
       if (requests) expect(requests.slice(before).flat()).toEqual(changed.map(chunkContextText));
       else expect(again.vectors).toEqual(await embedder.embed(editedChunks.map(chunkContextText)));
-      const unchanged = again.chunks.findIndex((chunk) => chunk.text === chunks[0]!.text);
-      expect(again.vectors[unchanged]).toBe(known.get(contextHash(chunkContextText(chunks[0]!))));
+      const unchanged = again.chunks.findIndex((chunk) => !changed.some((edit) => edit.text === chunk.text));
+      expect(unchanged).toBeGreaterThanOrEqual(0);
+      expect(again.vectors[unchanged]).toBe(known.get(contextHash(chunkContextText(again.chunks[unchanged]!))));
     }
   });
 });

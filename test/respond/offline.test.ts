@@ -43,38 +43,104 @@ async function collect(events: AsyncGenerator<ReplyEvent>) {
 // With no provider configured and no key, both names are served offline.
 const responder = createResponder({}, {});
 
+/** Every `[n]` of a reply names one of its `sources`, 1-based. */
+function citationNumbersOf(text: string): number[] {
+  return [...text.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+}
+
 describe('offline responder', () => {
-  it('answers from the passage that holds the answer: short answer first, then the cited sentence', async () => {
+  it('opens with the whole sentence that holds the answer, cited by its source number', async () => {
     const { text, finish } = await collect(
       responder.reply(ask('When was the game played?'), { signal: new AbortController().signal }),
     );
 
-    expect(text.startsWith('February 7, 2016.')).toBe(true);
-    expect(text).toContain('The game was played on February 7, 2016');
-    expect(text).toContain('[1] (source: super-bowl.pdf, p. 3)');
+    expect(
+      text.startsWith(
+        'The game was played on February 7, 2016, at Levi’s Stadium in Santa Clara, California.',
+      ),
+    ).toBe(true);
+    expect(text).toContain('[1]');
     expect(text).not.toContain('Oxygen');
     expect(finish?.usedPassages).toEqual([1]);
   });
 
-  it('picks out people and numbers for who and how-many questions', () => {
-    expect(
-      composeReply('Who defeated the Carolina Panthers?', passages).text.startsWith('Denver Broncos.'),
-    ).toBe(true);
-    expect(composeReply('What is the atomic number of oxygen?', passages).text).toContain(
-      'atomic number 8. [2] (source: oxygen.md, p. 1)',
+  it('picks the sentence holding a name for who, and a number for how many', () => {
+    expect(composeReply('Who defeated the Carolina Panthers?', passages).text).toMatch(
+      /^The Denver Broncos defeated the Carolina Panthers 24–10/,
+    );
+    const atomic = composeReply('What is the atomic number of oxygen?', passages);
+    expect(atomic.text).toMatch(/^Oxygen is a chemical element with symbol O and atomic number 8\. \[1\]/);
+    // The oxygen passage is the only source cited, so it is source 1 whatever its rank among the passages.
+    expect(atomic.usedPassages).toEqual([2]);
+  });
+
+  it('cites each source once, numbered as the reply lists its sources, best score first', () => {
+    const many: ContextPassage[] = [
+      { ...passages[1]!, number: 1, score: 0.4 },
+      { ...passages[0]!, number: 2, score: 0.9 },
+      { ...passages[0]!, number: 3, score: 0.5, text: 'The Broncos won 24–10 in Santa Clara.' },
+    ];
+    for (const question of ['Who won the game and where?', 'What is oxygen?', 'When was the game played?']) {
+      const reply = composeReply(question, many);
+      const numbers = citationNumbersOf(reply.text);
+      expect(numbers.length).toBeGreaterThan(0);
+      for (const number of numbers) {
+        expect(number).toBeGreaterThanOrEqual(1);
+        expect(number).toBeLessThanOrEqual(reply.usedPassages.length);
+      }
+      expect(new Set(numbers).size).toBe(numbers.length);
+    }
+  });
+
+  it('never repeats a sentence that overlapping passages share', () => {
+    const overlapping: ContextPassage[] = [
+      passages[0]!,
+      { ...passages[0]!, number: 2, score: 0.9, text: passages[0]!.text.split('\n\n')[1]! },
+    ];
+    const reply = composeReply('When was the game played?', overlapping).text;
+    expect(reply.split('The game was played').length).toBe(2);
+  });
+
+  it('answers a follow-up from the conversation it follows', () => {
+    const lighthouse: ContextPassage[] = [
+      {
+        number: 1,
+        sourceName: 'lighthouse.md',
+        sourceId: 'src_l',
+        page: 1,
+        text:
+          'The Bell Rock Lighthouse stands off the coast of Angus, Scotland. It was built between 1807 and 1810 by Robert Stevenson. ' +
+          'Its construction was funded by the Northern Lighthouse Board. Its light can be seen 35 miles away.',
+        score: 0.8,
+      },
+    ];
+    const history = [
+      { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
+      { role: 'assistant' as const, content: 'The Bell Rock Lighthouse stands off the coast of Angus. [1]' },
+    ];
+    expect(composeReply('And who funded it?', lighthouse, history).text).toContain(
+      'funded by the Northern Lighthouse Board',
+    );
+    expect(composeReply('and how far away can its light be seen?', lighthouse, history).text).toContain(
+      '35 miles',
     );
   });
 
-  it('says it could not find an answer the passages do not hold', async () => {
+  it('says it could not find an answer the passages do not hold, naming the closest sources', async () => {
     const { text, finish } = await collect(
       responder.reply(ask('Which bird migrates the farthest each year?'), {
         signal: new AbortController().signal,
       }),
     );
 
-    expect(text).toBe(notFoundReply);
-    expect(finish?.usedPassages).toEqual([]);
-    expect(composeReply('What is the capital of France?', []).text).toBe(notFoundReply);
+    expect(text.startsWith(notFoundReply)).toBe(true);
+    expect(text).toContain('super-bowl.pdf (p. 3)');
+    expect(citationNumbersOf(text)).toEqual([]);
+    expect(finish?.usedPassages).toEqual([1, 2]);
+    expect(composeReply('What is the capital of France?', [])).toEqual({
+      text: notFoundReply,
+      usedPassages: [],
+    });
   });
 
   it('streams several small deltas that join into the reply, and counts usage with o200k', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { replySources } from '../../daemon/respond/citations.ts';
 import { buildPrompt, buildTitlePrompt, citedPassages, tidyTitle } from '../../daemon/respond/prompt.ts';
 import type { ContextPassage, HistoryMessage, ReplyRequest } from '../../daemon/respond/types.ts';
 
@@ -46,9 +47,28 @@ describe('buildPrompt', () => {
     expect(messages[0]?.role).toBe('system');
     expect(messages[0]?.content.startsWith('Speak like a pirate.')).toBe(true);
     expect(messages[0]?.content).toContain('[1]');
-    expect(messages[1]?.content).toContain('[1] (source: report.pdf, page 3)\nRevenue grew 12% in 2024.');
-    expect(messages[1]?.content).toContain('[2] (source: Pricing page, page 2, https://example.com/pricing)');
+    // Numbered as the reply's sources will be: best score first.
+    expect(messages[1]?.content).toContain(
+      '[1] (source: Pricing page, page 2, https://example.com/pricing)\nPlans start at 9 euros.',
+    );
+    expect(messages[1]?.content).toContain('[2] (source: report.pdf, page 3)\nRevenue grew 12% in 2024.');
+    expect(messages[1]!.content.indexOf('[1]')).toBeLessThan(messages[1]!.content.indexOf('[2]'));
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'What did revenue do?' });
+  });
+
+  it('gives passages of one source page one number', () => {
+    const samePage: ContextPassage = {
+      ...passages[1]!,
+      number: 3,
+      text: 'Discounts apply yearly.',
+      score: 0.7,
+    };
+    const { messages } = buildPrompt(
+      { ...request([]), passages: [...passages, samePage] },
+      { contextTokens: 8192, replyTokens: 1024 },
+    );
+
+    expect(messages[1]?.content.match(/\[\d\]/g)).toEqual(['[1]', '[1]', '[2]']);
   });
 
   it('keeps the whole history when it fits', () => {
@@ -96,15 +116,23 @@ describe('buildPrompt', () => {
 });
 
 describe('citedPassages', () => {
-  it('reads [n], [n, m] and [n][m], most cited first, ignoring unknown numbers', () => {
-    expect(citedPassages('Plans start at 9 euros [2]. Revenue grew [1][2]. See [7].', passages)).toEqual([
-      2, 1,
-    ]);
+  it('lists the sources up to the highest number cited, reading [n], [n, m] and [n][m] and ignoring unknown numbers', () => {
+    // Source 1 is the Pricing page (passage 2, the better score), source 2 the report (passage 1).
+    expect(citedPassages('Plans start at 9 euros [1]. See [7].', passages)).toEqual([2]);
+    expect(citedPassages('Revenue grew [2].', passages)).toEqual([1, 2]);
     expect(citedPassages('Both [1, 2].', passages)).toEqual([1, 2]);
+    expect(citedPassages('Both [1][2].', passages)).toEqual([1, 2]);
   });
 
-  it('falls back to every passage, best scored first, when the reply cites none', () => {
-    expect(citedPassages('No citations here.', passages)).toEqual([2, 1]);
+  it('falls back to every passage when the reply cites none', () => {
+    expect(citedPassages('No citations here.', passages)).toEqual([1, 2]);
+  });
+
+  it('makes every [n] of the reply name the n-th of its sources', () => {
+    const reply = 'Revenue grew [2], and plans start at 9 euros [1].';
+    const sources = replySources(passages, citedPassages(reply, passages));
+
+    expect(sources.map((source) => source.source)).toEqual(['Pricing page', 'report.pdf']);
   });
 });
 

@@ -1,6 +1,6 @@
+import { forEachWord, isStopWord, stem } from '../../text/words.ts';
 import { grown, SpanTable } from '../span-table.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
-import { forEachWord, isStopWord, stem } from './words.ts';
 
 export interface HashedEmbedderOptions {
   dimensions?: number;

@@ -1,14 +1,14 @@
 import { InvalidPDFException, PasswordException, PDFParse } from 'pdf-parse';
 import type { ExtractedDocument } from '../types.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
+import { readPagesInOrder } from './pdf-text.ts';
 
 /** One page per PDF page, numbered as the PDF numbers them. */
 export async function readPdf(bytes: Uint8Array, fileName: string): Promise<ExtractedDocument> {
   // pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy.
   const parser = new PDFParse({ data: new Uint8Array(bytes), verbosity: 0 });
   try {
-    const result = await parser.getText({ pageJoiner: '' });
-    return { pages: result.pages.map((page) => ({ page: page.num, text: page.text })) };
+    return { pages: await readPagesInOrder(parser) };
   } catch (error) {
     throw pdfFailure(error, fileName);
   } finally {

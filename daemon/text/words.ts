@@ -1,3 +1,9 @@
+/**
+ * Words, stems and stop words: the one definition ingestion (the offline embedder), retrieval and the offline
+ * responder share. The embedder's vectors are stored with users' data (`offline-hash-*-v1`), so what these
+ * functions return is frozen: a change here is a new embedder id (test/ingest/embed-hashed-frozen.test.ts).
+ */
+
 /** Function words carry no topic; dropping them keeps bag-of-words vectors about content. */
 const STOP_WORDS = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both
@@ -92,9 +98,24 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Content words, stemmed: the unit shared by the offline embedders. */
+/**
+ * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
+ * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
+ * stored vectors are made of it).
+ */
+export function term(word: string): string {
+  const stemmed = stem(word);
+  return stemmed.length > 3 && stemmed.endsWith('e') && !/\d/.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
+}
+
+/** Content words as matching terms, in order, duplicates kept: the unit of lexical scoring. */
 export function contentTerms(text: string): string[] {
   return words(text)
     .filter((word) => !isStopWord(word))
-    .map(stem);
+    .map(term);
+}
+
+/** Whitespace-separated tokens, as a reader counts the words of a reply. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
 }

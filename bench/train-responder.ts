@@ -1,0 +1,267 @@
+/**
+ * Fits the offline responder's sentence model and how replies are composed from it, on the TRAINING articles of
+ * the shared SQuAD half only (every other article, bench/squad.ts `isHeldOutArticle`), and measures both on the
+ * held-out articles, which nothing here is fitted to. Passages come from ckb's own pipeline, as in a conversation.
+ *
+ *   node bench/train-responder.ts            # fit and report
+ *   node bench/train-responder.ts --write    # also write daemon/respond/sentence-weights.ts
+ *
+ * The model: a linear score over `SENTENCE_FEATURES`, trained as a softmax over each question's candidate
+ * sentences (the probability mass on sentences holding a gold answer), with L2 regularisation.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Finding, featureRows, readQuestion, SENTENCE_FEATURES } from '../daemon/respond/extract.ts';
+import {
+  type Composition,
+  composeFindings,
+  notFoundReply,
+  replyFindings,
+} from '../daemon/respond/offline.ts';
+import type { ContextPassage } from '../daemon/respond/types.ts';
+import { wordCount } from '../daemon/text/words.ts';
+import { requireCorpus } from '../test/support/corpus.ts';
+import {
+  buildSquadIndex,
+  containsAnswer,
+  isHeldOutArticle,
+  readJsonLines,
+  type SquadQuestion,
+  squadQuestions,
+} from './squad.ts';
+
+const PASSAGES = 6;
+const L2 = 1e-3;
+const EPOCHS = 400;
+const LEARNING_RATE = 0.05;
+/** Composition is chosen for the most replies holding an answer with a median no longer than this... */
+const MEDIAN_WORDS_LIMIT = 48;
+/** ...and a coverage floor that still says "could not find" to this share of off-topic questions. */
+const OFF_TOPIC_NOT_FOUND = 0.95;
+
+interface Example {
+  item: SquadQuestion;
+  heldOut: boolean;
+  passages: ContextPassage[];
+  features: number[][];
+  labels: boolean[];
+}
+
+async function collect(): Promise<{
+  examples: Example[];
+  offTopic: { question: string; passages: ContextPassage[] }[];
+}> {
+  const index = await buildSquadIndex();
+  try {
+    const examples: Example[] = [];
+    for (const item of squadQuestions()) {
+      const passages = await index.search(item.question, index.sourceIds, PASSAGES);
+      const rows = featureRows(readQuestion(item.question), passages);
+      examples.push({
+        item,
+        heldOut: isHeldOutArticle(item.doc),
+        passages,
+        features: rows.map((row) => row.features),
+        labels: rows.map((row) =>
+          item.answers.some((answer) => containsAnswer(row.candidate.sentence, answer)),
+        ),
+      });
+    }
+    const claims = readJsonLines<{ question: string }>(
+      resolve(requireCorpus(), 'qa/scifact/questions.jsonl'),
+    );
+    const offTopic = [];
+    for (const claim of claims.filter((_, position) => position % 2 === 0)) {
+      offTopic.push({
+        question: claim.question,
+        passages: await index.search(claim.question, index.sourceIds, PASSAGES),
+      });
+    }
+    return { examples, offTopic };
+  } finally {
+    await index.dispose();
+  }
+}
+
+/** Softmax regression with Adam: maximises the log of the probability on each question's gold sentences. */
+function train(examples: Example[]): number[] {
+  const usable = examples.filter(
+    (example) => example.labels.some(Boolean) && example.labels.some((label) => !label),
+  );
+  const dimensions = SENTENCE_FEATURES.length;
+  const weights = new Array<number>(dimensions).fill(0);
+  const first = new Array<number>(dimensions).fill(0);
+  const second = new Array<number>(dimensions).fill(0);
+  for (let epoch = 1; epoch <= EPOCHS; epoch++) {
+    const gradient = weights.map((weight) => L2 * weight);
+    for (const example of usable) {
+      const scores = example.features.map((row) => dot(weights, row));
+      const top = Math.max(...scores);
+      const exps = scores.map((score) => Math.exp(score - top));
+      const all = exps.reduce((sum, value) => sum + value, 0);
+      const gold = exps.reduce((sum, value, position) => sum + (example.labels[position] ? value : 0), 0);
+      example.features.forEach((row, position) => {
+        const share = exps[position]! / all - (example.labels[position] ? exps[position]! / gold : 0);
+        for (let dimension = 0; dimension < dimensions; dimension++) {
+          gradient[dimension]! += (share * row[dimension]!) / usable.length;
+        }
+      });
+    }
+    for (let dimension = 0; dimension < dimensions; dimension++) {
+      first[dimension] = 0.9 * first[dimension]! + 0.1 * gradient[dimension]!;
+      second[dimension] = 0.999 * second[dimension]! + 0.001 * gradient[dimension]! ** 2;
+      const corrected = first[dimension]! / (1 - 0.9 ** epoch);
+      const scale = Math.sqrt(second[dimension]! / (1 - 0.999 ** epoch)) + 1e-8;
+      weights[dimension]! -= (LEARNING_RATE * corrected) / scale;
+    }
+  }
+  return weights.map((weight) => Math.round(weight * 1000) / 1000);
+}
+
+function dot(weights: number[], row: number[]): number {
+  return row.reduce((sum, value, position) => sum + value * weights[position]!, 0);
+}
+
+/** Share of questions whose best-scored sentence holds a gold answer. */
+function sentenceAccuracy(examples: Example[], weights: number[]): number {
+  let right = 0;
+  for (const example of examples) {
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    example.features.forEach((row, position) => {
+      const score = dot(weights, row);
+      if (score > bestScore) {
+        bestScore = score;
+        best = position;
+      }
+    });
+    if (best >= 0 && example.labels[best]) right++;
+  }
+  return round(right / examples.length);
+}
+
+interface ReplyFigures {
+  goldAnswerContained: number;
+  medianReplyWords: number;
+  notFound: number;
+}
+
+function replyFigures(ranked: Ranked[], composition: Composition): ReplyFigures {
+  let contained = 0;
+  let notFound = 0;
+  const lengths: number[] = [];
+  for (const { example, findings } of ranked) {
+    const text = composeFindings(example.passages, findings, composition).text;
+    if (example.item.answers.some((answer) => containsAnswer(text, answer))) contained++;
+    if (text.startsWith(notFoundReply)) notFound++;
+    lengths.push(wordCount(text));
+  }
+  return {
+    goldAnswerContained: round(contained / ranked.length),
+    medianReplyWords: median(lengths),
+    notFound: round(notFound / ranked.length),
+  };
+}
+
+/** An example's sentences ranked once by the fitted weights; compositions are tried on the ranking. */
+interface Ranked {
+  example: Example;
+  findings: Finding[];
+}
+
+function rank(examples: Example[], weights: number[]): Ranked[] {
+  return examples.map((example) => ({
+    example,
+    findings: replyFindings(example.item.question, example.passages, [], weights),
+  }));
+}
+
+function chooseComposition(
+  training: Ranked[],
+  offTopic: { question: string; passages: ContextPassage[] }[],
+  weights: number[],
+): Composition {
+  // The lowest score floor that still turns away off-topic questions: every answerable question above it counts.
+  const offTopicBest = offTopic
+    .map(({ question, passages }) => replyFindings(question, passages, [], weights)[0]?.score)
+    .map((score) => score ?? Number.NEGATIVE_INFINITY)
+    .sort((left, right) => left - right);
+  const floor = offTopicBest[Math.ceil(OFF_TOPIC_NOT_FOUND * offTopicBest.length) - 1] ?? 0;
+  const minimumScore = Math.round(floor * 100) / 100 + 0.01;
+  let best: { composition: Composition; contained: number } | undefined;
+  for (const longestReplyWords of [45, 55, 65, 75]) {
+    for (const supportMargin of [0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8]) {
+      const composition = { minimumScore, supportMargin, longestReplyWords };
+      const figures = replyFigures(training, composition);
+      if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
+      if (!best || figures.goldAnswerContained > best.contained) {
+        best = { composition, contained: figures.goldAnswerContained };
+      }
+    }
+  }
+  return best?.composition ?? { minimumScore, supportMargin: 0, longestReplyWords: 45 };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function weightsModule(weights: number[], composition: Composition, measured: object): string {
+  return `// Written by \`node bench/train-responder.ts --write\`; do not edit by hand.
+// Trained on the training articles of the shared SQuAD half (every other article in name order); measured on the
+// held-out articles, which it never saw: ${JSON.stringify(measured)}
+export const SENTENCE_WEIGHTS = {
+  features: ${JSON.stringify(SENTENCE_FEATURES)},
+  weights: ${JSON.stringify(weights)},
+  composition: ${JSON.stringify(composition)},
+} as const;
+`;
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const { examples, offTopic } = await collect();
+  const training = examples.filter((example) => !example.heldOut);
+  const heldOut = examples.filter((example) => example.heldOut);
+  const weights = train(training);
+  const rankedTraining = rank(training, weights);
+  const composition = chooseComposition(rankedTraining, offTopic, weights);
+  const measured = {
+    sentenceAccuracy: {
+      training: sentenceAccuracy(training, weights),
+      heldOut: sentenceAccuracy(heldOut, weights),
+    },
+    replies: {
+      training: replyFigures(rankedTraining, composition),
+      heldOut: replyFigures(rank(heldOut, weights), composition),
+    },
+  };
+  const report = {
+    questions: { training: training.length, heldOut: heldOut.length },
+    features: SENTENCE_FEATURES,
+    weights,
+    composition,
+    ...measured,
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  console.log(JSON.stringify(report, null, 2));
+  if (process.argv.includes('--write')) {
+    const path = resolve(import.meta.dirname, '../daemon/respond/sentence-weights.ts');
+    writeFileSync(
+      path,
+      weightsModule(weights, composition, {
+        heldOut: measured.replies.heldOut,
+        sentenceAccuracy: measured.sentenceAccuracy.heldOut,
+      }),
+    );
+    execFileSync(resolve(import.meta.dirname, '../node_modules/.bin/biome'), ['format', '--write', path]);
+    console.error(`wrote ${path}`);
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { FusedHit } from '../../daemon/retrieve/fusion.ts';
+import { DEFAULT_RERANK, rerank, rerankSignals } from '../../daemon/retrieve/rerank.ts';
+
+function hit(sourceId: string, text: string, score: number, headings: string[] = []): FusedHit {
+  return { sourceId, generation: 1, chunkIndex: 0, page: 1, text, headings, score };
+}
+
+describe('rerank', () => {
+  it('puts first the passage with one sentence holding the question, over one with its words scattered', () => {
+    const scattered = hit(
+      'scattered',
+      'The river flooded the town. Many years later a bridge was built. It was opened by the mayor in spring.',
+      1,
+    );
+    const together = hit(
+      'together',
+      'Tourists like the old town. The bridge over the river was built in 1820.',
+      0.9,
+    );
+    const ranked = rerank('When was the bridge over the river built?', [scattered, together]);
+
+    expect(ranked.map((item) => item.sourceId)).toEqual(['together', 'scattered']);
+  });
+
+  it('weighs the words that tell candidates apart over the words all of them share', () => {
+    const signals = rerankSignals('apollo program funding', [
+      hit('a', 'The Apollo program was large.', 1),
+      hit('b', 'The Apollo program had funding from Congress.', 0.5),
+      hit('c', 'The Apollo program ended in 1972.', 0.5),
+    ])!;
+    expect(signals[1]!.sentenceCoverage).toBe(1);
+    // "apollo" and "program", in every candidate, count for less than half of what "funding" alone does.
+    expect(signals[0]!.sentenceCoverage).toBeLessThan(0.6);
+  });
+
+  it('counts the heading path, and keeps scores in [0, 1], best first', () => {
+    const ranked = rerank('installation steps', [
+      hit('a', 'Run the script and wait.', 1),
+      hit('b', 'Run the installer, then restart.', 0.8, ['Guide', 'Installation steps']),
+    ]);
+    expect(ranked[0]!.sourceId).toBe('b');
+    for (const item of ranked) {
+      expect(item.score).toBeGreaterThanOrEqual(0);
+      expect(item.score).toBeLessThanOrEqual(1);
+    }
+    expect(ranked[0]!.score).toBeGreaterThanOrEqual(ranked[1]!.score);
+  });
+
+  it('leaves hits as they are when the query has no content words', () => {
+    const hits = [hit('a', 'text', 0.4), hit('b', 'more text', 0.9)];
+    expect(rerank('what is it?', hits, DEFAULT_RERANK)).toBe(hits);
+  });
+
+  it('reranks the best 50 fused hits and keeps the rest below them, in fused order', () => {
+    const hits = Array.from({ length: 60 }, (_, index) =>
+      hit(
+        `s${index}`,
+        index === 55 ? 'The bridge was built in 1820.' : 'Nothing here about it.',
+        1 - index / 100,
+      ),
+    );
+    const ranked = rerank('When was the bridge built?', hits);
+
+    expect(ranked).toHaveLength(60);
+    expect(ranked.slice(50).map((item) => item.sourceId)).toEqual(
+      hits.slice(50).map((item) => item.sourceId),
+    );
+    expect(ranked[50]!.score).toBeLessThanOrEqual(ranked[49]!.score);
+  });
+});

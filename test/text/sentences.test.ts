@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sentenceSpans, sentences } from '../../daemon/text/sentences.ts';
+
+describe('sentences', () => {
+  it('splits prose at sentence ends, not after abbreviations or initials', () => {
+    expect(
+      sentences('Dr. Smith met J. R. Tolkien in the U.S. in 1950. They spoke for hours! Did it matter? Yes.'),
+    ).toEqual([
+      'Dr. Smith met J. R. Tolkien in the U.S. in 1950.',
+      'They spoke for hours!',
+      'Did it matter?',
+      'Yes.',
+    ]);
+  });
+
+  it('keeps a sentence whole across line breaks and ends one at a blank line', () => {
+    expect(sentences('The game was played\non February 7, 2016\n\nA new paragraph')).toEqual([
+      'The game was played on February 7, 2016',
+      'A new paragraph',
+    ]);
+  });
+
+  it('reads table rows, list items and headings as sentences of their own', () => {
+    expect(
+      sentences('# Prices\n| item | cost |\n|---|---|\n| tea | 2 |\n- one thing\n- another thing'),
+    ).toEqual(['# Prices', 'item; cost', 'tea; 2', '- one thing', '- another thing']);
+  });
+
+  it('ends a sentence at a line break after its final stop, whatever the next line starts with', () => {
+    expect(sentences('people[0].quote: We are only human.\npeople[0].season: 1')).toEqual([
+      'people[0].quote: We are only human.',
+      'people[0].season: 1',
+    ]);
+  });
+
+  it('reads a block of name: value records line by line, as e-mail headers and JSON leaves are', () => {
+    expect(
+      sentences('Subject: Signed mail\nFrom: Ann <ann@example.com>\nDate: 2005-05-08\n\nHi, it broke.'),
+    ).toEqual(['Subject: Signed mail', 'From: Ann <ann@example.com>', 'Date: 2005-05-08', 'Hi, it broke.']);
+  });
+});
+
+describe('sentences of slides and wrapped prose', () => {
+  it("reads a slide's short lines in groups of a sentence's length, and wrapped prose lines as one sentence", () => {
+    expect(
+      sentences(
+        'Richard Gedye\nChair\nCOUNTER\nCSV file, Microsoft Excel file, or a file that can be easily exported to Excel\nProvided at least monthly\nUpdated within two weeks of the end of each period.\nAll data must be supplied',
+      ),
+    ).toEqual([
+      'Richard Gedye Chair COUNTER',
+      'CSV file, Microsoft Excel file, or a file that can be easily exported to Excel',
+      'Provided at least monthly',
+      'Updated within two weeks of the end of each period.',
+      'All data must be supplied',
+    ]);
+    expect(
+      sentences(
+        'The steering arm can be either raised to cause the robot\nto move in a straight line, or lowered to cause\nthe robot to turn.',
+      ),
+    ).toEqual([
+      'The steering arm can be either raised to cause the robot to move in a straight line, or lowered to cause the robot to turn.',
+    ]);
+  });
+});
+
+describe('sentenceSpans', () => {
+  it('covers the text but for the whitespace between sentences', () => {
+    const text = fc
+      .array(
+        fc.constantFrom(
+          'Dr. Smith came.',
+          'It rained!',
+          'why?',
+          ' ',
+          '\n',
+          'U.S. troops',
+          'e.g. this',
+          'x. Y',
+          '…',
+        ),
+        {
+          maxLength: 20,
+        },
+      )
+      .map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(text, (value) => {
+        const spans = sentenceSpans(value);
+        let position = 0;
+        for (const span of spans) {
+          expect(value.slice(position, span.start).trim()).toBe('');
+          expect(span.end).toBeGreaterThan(span.start);
+          position = span.end;
+        }
+        expect(value.slice(position).trim()).toBe('');
+      }),
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  contentTerms,
+  forEachWord,
+  isStopWord,
+  stem,
+  term,
+  wordCount,
+  words,
+} from '../../daemon/text/words.ts';
+
+function spannedWords(text: string): string[] {
+  const found: string[] = [];
+  forEachWord(text, (source, start, end) => {
+    found.push(source.slice(start, end).replace(/[A-Z]+/g, (letters) => letters.toLowerCase()));
+  });
+  return found;
+}
+
+describe('forEachWord', () => {
+  it('gives the words `words` gives, across ASCII and Unicode runs', () => {
+    const text = fc
+      .array(
+        fc.oneof(
+          fc.string({ maxLength: 8 }),
+          fc.constantFrom(' ', '  ', '\n', '\t', '-', '.', "'", ':', ',', '\u00a0', '\u3000'),
+          fc.constantFrom('Word', 'CAFÉ', 'café', 'cafe\u0301', 'Straße', 'ﬁne', '½', 'x²', 'İstanbul'),
+          fc.constantFrom('ΟΔΟΣ', 'ΟΔΟΣ.Β', 'ΑΣ', 'Σ', 'ΣΑ', 'ὀδυσσεύς', '東京', '😀', 'a1b2', 'ǅ'),
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(spannedWords(value)).toEqual(words(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads ASCII in place and hands other runs over as words', () => {
+    const seen: [string, number, number][] = [];
+    const text = 'Hello, café world';
+    forEachWord(text, (source, start, end) => {
+      seen.push([source, start, end]);
+    });
+    expect(seen).toEqual([
+      [text, 0, 5],
+      ['cafe', 0, 4],
+      [text, 12, 17],
+    ]);
+  });
+});
+
+describe('words, stems and stop words', () => {
+  it('lower-cases, folds diacritics and splits at punctuation', () => {
+    expect(words("Café au lait, s'il vous plaît: 3.5 €")).toEqual([
+      'cafe',
+      'au',
+      'lait',
+      's',
+      'il',
+      'vous',
+      'plait',
+      '3',
+      '5',
+    ]);
+  });
+
+  it('meets plurals and tenses, and leaves short words and numbers alone', () => {
+    expect(['teams', 'played', 'playing', 'cities', 'boxes', 'classes', 'bus', 'axis'].map(stem)).toEqual([
+      'team',
+      'play',
+      'play',
+      'city',
+      'box',
+      'class',
+      'bus',
+      'axis',
+    ]);
+    expect(['was', '1990s', '50th', 'a1b2'].map(stem)).toEqual(['was', '1990s', '50th', 'a1b2']);
+  });
+
+  it('matches forms by terms that drop a final e, which the frozen stem keeps', () => {
+    expect(['release', 'released', 'releases', 'license', 'licensed'].map(term)).toEqual([
+      'releas',
+      'releas',
+      'releas',
+      'licens',
+      'licens',
+    ]);
+    expect(['the', 'one', '1e', 'free', 'freed'].map(term)).toEqual(['the', 'one', '1e', 'fre', 'fre']);
+    expect(stem('release')).toBe('release');
+  });
+
+  it('drops function words from content terms, keeping order and repeats', () => {
+    expect(isStopWord('the')).toBe(true);
+    expect(isStopWord('lighthouse')).toBe(false);
+    expect(contentTerms('The rockets of the rocket programme')).toEqual(['rocket', 'rocket', 'programm']);
+  });
+
+  it('counts the words of a reply by whitespace', () => {
+    expect(wordCount('  One two\n\nthree [1]. ')).toBe(4);
+    expect(wordCount('')).toBe(0);
+  });
+});
