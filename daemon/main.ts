@@ -6,22 +6,17 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ConfigError } from '../src/config-error.ts';
+import { configFilePath, readConfigFile } from '../src/config-file.ts';
 import { VERSION } from '../src/version.ts';
 import { createApp } from './app.ts';
 import { type Clock, systemClock, timestamp } from './clock.ts';
-import {
-  configPath,
-  type DaemonConfig,
-  readConfigFile,
-  resolveDaemonConfig,
-  updateConfigFile,
-} from './config.ts';
+import { type DaemonConfig, resolveDaemonConfig, updateConfigFile } from './config.ts';
 import { invalidRequest, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import { createEmbedder } from './ingest/embed/index.ts';
 import { missingLanguagePacks } from './ingest/extract/language-packs.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
-import { createResponder } from './respond/index.ts';
+import { createResponder, describeModels } from './respond/index.ts';
 import { isOpenAiPath } from './routes/openai.ts';
 import { createServices, type Services } from './services/index.ts';
 import { createIngestion, type Ingestion } from './services/ingestion.ts';
@@ -172,7 +167,7 @@ function checkLanguagePacks(config: DaemonConfig): void {
   const missing = missingLanguagePacks(config.ocr.languages);
   if (missing.length === 0) return;
   throw new Error(
-    `${configPath(config.home)}: "ocr.languages" names language packs that are not installed: ${missing.join(', ')}; ` +
+    `${configFilePath(config.home)}: "ocr.languages" names language packs that are not installed: ${missing.join(', ')}; ` +
       'install them, or remove them from the list',
   );
 }
@@ -197,7 +192,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       filesUri: options.filesUri,
     },
     env,
-    file: await readConfigFile(options.home),
+    file: readConfigFile(options.home) ?? {},
   });
   if (options.concurrency !== undefined) config.limits.ingest_concurrency = options.concurrency;
   const location = databaseLocation(config);
@@ -297,6 +292,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       lancedb: config.lancedbUri,
       files: config.filesDir,
       embedder: embedder.id,
+      models: describeModels(config, env),
       migrated: opened.opened.migrated,
       requeued: opened.opened.requeued,
       resumed,

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
+import { type ConfigFile, configFilePath, readConfigFile } from './config-file.ts';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7411';
 
@@ -12,13 +11,6 @@ export interface ConfigFlags {
   home?: string | undefined;
 }
 
-/** The daemon may keep its own settings (models, embeddings, limits) in the same file; the CLI ignores them. */
-export const ConfigFile = z.looseObject({
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).optional(),
-  api_key: z.string().min(1, 'api_key must not be empty').optional(),
-});
-export type ConfigFile = z.infer<typeof ConfigFile>;
-
 export type Origin = 'flag' | 'env' | 'file' | 'default';
 
 export interface ResolvedConfig {
@@ -27,8 +19,6 @@ export interface ResolvedConfig {
   apiKey: string | undefined;
   home: string;
 }
-
-export { ConfigError };
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -87,35 +77,6 @@ export function resolveConfig(input: {
     apiKey: nonEmpty(flags.apiKey) ?? nonEmpty(env['CKB_API_KEY']) ?? file?.api_key,
     home,
   };
-}
-
-export function configFilePath(home: string): string {
-  return join(home, 'config.json');
-}
-
-/** undefined when the file does not exist yet (the daemon writes it on first start). */
-export function readConfigFile(home: string): ConfigFile | undefined {
-  const path = configFilePath(home);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`${path} is not valid JSON; fix or delete it`);
-  }
-  const parsed = ConfigFile.safeParse(json);
-  if (!parsed.success) {
-    throw new ConfigError(
-      `${path} is invalid: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
-    );
-  }
-  return parsed.data;
 }
 
 export function loadConfig(flags: ConfigFlags, env: Environment = process.env): ResolvedConfig {

@@ -1,22 +1,16 @@
+import { MODEL_NAMES, type ModelName } from '../../src/api/applications.ts';
+import type { ProviderModel } from '../../src/config-file.ts';
+import type { DaemonConfig } from '../config.ts';
 import { createOfflineResponder } from './offline.ts';
 import type { ProviderSettings } from './provider.ts';
-import type { ModelName, Responder } from './types.ts';
-import { MODEL_NAMES } from './types.ts';
+import type { Responder } from './types.ts';
 
 export { createOfflineResponder } from './offline.ts';
 export type * from './types.ts';
-export { MODEL_NAMES, UpstreamError } from './types.ts';
+export { UpstreamError } from './types.ts';
 
-/** One entry of `models` in `$CKB_HOME/config.json`. */
-export interface ProviderConfig {
-  /** An OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` for Ollama; default OpenAI's. */
-  base_url?: string;
-  model: string;
-  /** The environment variable holding the key; default `OPENAI_API_KEY` for OpenAI, none for other endpoints. */
-  api_key_env?: string;
-  /** The model's context window in tokens, for fitting the history; default 8192 (128000 for OpenAI). */
-  context_tokens?: number;
-}
+/** The `models` setting of the daemon's configuration: which provider model answers each name. */
+type ModelsConfig = { models?: DaemonConfig['models'] };
 
 export const openaiBaseUrl = 'https://api.openai.com/v1';
 
@@ -46,10 +40,7 @@ const openaiContextTokens = 128_000;
  * the OpenAI default above; else the built-in offline responder. So one name can be mapped to a
  * local server while the other stays offline.
  */
-export function createResponder(
-  config: { models?: Partial<Record<ModelName, ProviderConfig>> },
-  env: NodeJS.ProcessEnv,
-): Responder {
+export function createResponder(config: ModelsConfig, env: NodeJS.ProcessEnv): Responder {
   const offline = createOfflineResponder();
   const responders = new Map<ModelName, Responder>();
   for (const name of MODEL_NAMES) {
@@ -86,11 +77,8 @@ function lazyProviderResponder(settings: ProviderSettings): Responder {
   };
 }
 
-/** Which backend serves each name, for `ckb serve` to print at start-up (never a key). */
-export function describeModels(
-  config: { models?: Partial<Record<ModelName, ProviderConfig>> },
-  env: NodeJS.ProcessEnv,
-): Record<ModelName, string> {
+/** Which backend serves each name, for the daemon's start-up log line (never a key). */
+export function describeModels(config: ModelsConfig, env: NodeJS.ProcessEnv): Record<ModelName, string> {
   const describe = (name: ModelName): string => {
     const mapping = config.models?.[name] ?? defaultMapping(name, env);
     return mapping ? `${mapping.model} at ${mapping.base_url ?? openaiBaseUrl}` : 'offline (extractive)';
@@ -98,11 +86,11 @@ export function describeModels(
   return { 'lm-3.5-turbo': describe('lm-3.5-turbo'), 'lm-4': describe('lm-4') };
 }
 
-function defaultMapping(name: ModelName, env: NodeJS.ProcessEnv): ProviderConfig | undefined {
+function defaultMapping(name: ModelName, env: NodeJS.ProcessEnv): ProviderModel | undefined {
   return env[openaiKeyVariable] ? { model: openaiDefaults[name] } : undefined;
 }
 
-function providerSettings(mapping: ProviderConfig, env: NodeJS.ProcessEnv): ProviderSettings {
+function providerSettings(mapping: ProviderModel, env: NodeJS.ProcessEnv): ProviderSettings {
   const isOpenai = mapping.base_url === undefined;
   const keyVariable = mapping.api_key_env ?? (isOpenai ? openaiKeyVariable : undefined);
   const apiKey = keyVariable ? env[keyVariable] || undefined : undefined;

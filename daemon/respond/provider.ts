@@ -1,7 +1,8 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { Usage } from '../../src/api/conversations.ts';
 import { buildPrompt, buildTitlePrompt, citedPassages, type PromptMessage, tidyTitle } from './prompt.ts';
 import { countTokens, usageOf } from './tokens.ts';
-import type { ReplyEvent, ReplyRequest, Responder, TitleInput, Usage } from './types.ts';
+import type { ReplyEvent, ReplyRequest, Responder, TitleInput } from './types.ts';
 import { UpstreamError } from './types.ts';
 
 export interface ProviderSettings {

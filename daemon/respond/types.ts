@@ -1,7 +1,5 @@
-/** The application-facing model names; each maps, through configuration, to a provider model or the offline responder. */
-export type ModelName = 'lm-3.5-turbo' | 'lm-4';
-
-export const MODEL_NAMES: readonly ModelName[] = ['lm-3.5-turbo', 'lm-4'];
+import type { ModelName } from '../../src/api/applications.ts';
+import type { Usage } from '../../src/api/conversations.ts';
 
 /** One retrieved chunk handed to the responder; `number` is how the reply cites it (`[number]`). */
 export interface ContextPassage {
@@ -26,12 +24,6 @@ export interface ReplyRequest {
   question: string;
   history: HistoryMessage[];
   passages: ContextPassage[];
-}
-
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
 }
 
 export type ReplyEvent =

@@ -1,5 +1,6 @@
 import { type CkbClient, createClient } from '../client/index.ts';
-import { loadConfig, type ResolvedConfig, readConfigFile, requireApiKey } from '../config.ts';
+import { loadConfig, type ResolvedConfig, requireApiKey } from '../config.ts';
+import { readConfigFile } from '../config-file.ts';
 import { isAnswering, isLoopback, readDaemonState, startDaemon } from './daemon-process.ts';
 import { EXIT, ExitError } from './exit.ts';
 import type { GlobalOptions } from './options.ts';

@@ -74,6 +74,8 @@ describe('autostart and the background daemon', () => {
     const logs = await ckb('daemon', 'logs');
     expect(logs.code).toBe(0);
     expect(logs.stdout).toContain('daemon started');
+    // Without a key, the start-up line says both model names answer offline.
+    expect(logs.stdout).toMatch(/"lm-3\.5-turbo":"offline \(extractive\)","lm-4":"offline \(extractive\)"/);
 
     const { pid } = JSON.parse(status.stdout);
     const stopped = await ckb('daemon', 'stop', '--json');

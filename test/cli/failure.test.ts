@@ -8,7 +8,7 @@ import {
   InvalidResponseError,
   RequestAbortedError,
 } from '../../src/client/index.ts';
-import { ConfigError } from '../../src/config.ts';
+import { ConfigError } from '../../src/config-error.ts';
 
 const notFound = CkbApiError.generate(404, {
   error: { type: 'not_found', message: 'application app_x not found', param: 'application_id' },

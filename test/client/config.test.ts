@@ -2,15 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  DEFAULT_URL,
-  loadConfig,
-  readConfigFile,
-  requireApiKey,
-  resolveConfig,
-  resolveHome,
-} from '../../src/config.ts';
+import { DEFAULT_URL, loadConfig, requireApiKey, resolveConfig, resolveHome } from '../../src/config.ts';
+import { ConfigError } from '../../src/config-error.ts';
+import { readConfigFile } from '../../src/config-file.ts';
 
 const userHome = '/home/someone';
 

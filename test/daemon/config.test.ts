@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { type ConfigFile, type DaemonFlags, resolveDaemonConfig } from '../../daemon/config.ts';
+import { type DaemonFlags, resolveDaemonConfig } from '../../daemon/config.ts';
 import { ConfigError } from '../../src/config-error.ts';
+import type { ConfigFile } from '../../src/config-file.ts';
 
 const home = '/home/ada/.ckb';
 

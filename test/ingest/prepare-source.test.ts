@@ -91,7 +91,9 @@ describe('prepareSource', () => {
       else expect(again.vectors).toEqual(await embedder.embed(editedChunks.map(chunkContextText)));
       const unchanged = again.chunks.findIndex((chunk) => !changed.some((edit) => edit.text === chunk.text));
       expect(unchanged).toBeGreaterThanOrEqual(0);
-      expect(again.vectors[unchanged]).toBe(known.get(contextHash(chunkContextText(again.chunks[unchanged]!))));
+      expect(again.vectors[unchanged]).toBe(
+        known.get(contextHash(chunkContextText(again.chunks[unchanged]!))),
+      );
     }
   });
 });

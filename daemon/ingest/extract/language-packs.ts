@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-
-/** Tesseract's language codes: `eng`, `chi_sim`, `kor_vert`. Nothing else reaches a file path. */
-export const LANGUAGE_CODE = /^[a-z]{3}(_[a-z]+)*$/;
+import { LANGUAGE_CODE } from '../../../src/language-code.ts';
 
 const require = createRequire(import.meta.url);
 
