@@ -1,8 +1,8 @@
 import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Embedder, type EmbedOptions, normalize } from '../daemon/ingest/embed/embedder.ts';
-import { createHashedVectorizer } from '../daemon/ingest/embed/hashed.ts';
+import { type Embedder, type EmbedOptions, normalize } from '../daemon/embed/embedder.ts';
+import { createHashedVectorizer } from '../daemon/embed/hashed.ts';
 import { isStopWord, words } from '../daemon/text/words.ts';
 
 // The GloVe embedder the retrieval benchmark compares with (bench/retrieval-embedders.ts); not used by the daemon.

@@ -3,8 +3,8 @@
 // same files extracted, chunked and embedded bare in one process, to show what the pipeline adds.
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { createEmbedder } from '../daemon/embed/index.ts';
 import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
-import { createEmbedder } from '../daemon/ingest/embed/index.ts';
 import { extractFile } from '../daemon/ingest/extract/index.ts';
 import { SOURCE_BATCH_MAX } from '../src/api/sources.ts';
 import { createClient, type SourceInput } from '../src/client/index.ts';

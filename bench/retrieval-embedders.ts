@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Embedder } from '../daemon/embed/embedder.ts';
+import { createHashedEmbedder } from '../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
-import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
-import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
 import { createCombinedEmbedder, createGloveEmbedder } from './glove-embedder.ts';
 import { loadQaSet, type QaSet, type RankedPassage, score } from './retrieval-data.ts';
 

@@ -2,15 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from '@lancedb/lancedb';
+import type { Embedder } from '../daemon/embed/embedder.ts';
+import { createHashedEmbedder } from '../daemon/embed/hashed.ts';
 import {
   chunkContextText,
   chunkDocument,
   DEFAULT_OVERLAP_TOKENS,
   DEFAULT_TARGET_TOKENS,
 } from '../daemon/ingest/chunk.ts';
-import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
-import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
-import { countTokens } from '../daemon/ingest/token-count.ts';
 import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import {
@@ -22,6 +21,7 @@ import {
   rerankSignals,
 } from '../daemon/retrieve/rerank.ts';
 import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import { countTokens } from '../daemon/text/token-count.ts';
 import { createPlainBm25Peer } from './peers/bm25.ts';
 import { createLangChainPeer } from './peers/langchain.ts';
 import { createMiniSearchPeer } from './peers/minisearch.ts';

@@ -1,7 +1,7 @@
 import { MemoryVectorStore } from '@langchain/classic/vectorstores/memory';
 import { Embeddings } from '@langchain/core/embeddings';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
-import type { Embedder } from '../../daemon/ingest/embed/embedder.ts';
+import type { Embedder } from '../../daemon/embed/embedder.ts';
 import type { RankedPassage } from '../retrieval-data.ts';
 
 /** Lets LangChain use ckb's offline embedder, so the peer differs from ckb in pipeline, not in model. */

@@ -1,6 +1,6 @@
+import type { Embedder } from '../embed/embedder.ts';
 import { chunkContextText, chunkDocument } from './chunk.ts';
 import { contextHash } from './content-hash.ts';
-import type { Embedder } from './embed/embedder.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
 
 /** A document cut into chunks, as a worker thread hands it back. */

@@ -1,5 +1,5 @@
 import { type Span, sentenceSpans } from '../text/sentences.ts';
-import { CountedText, countTokens } from './token-count.ts';
+import { CountedText, countTokens } from '../text/token-count.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
 
 export interface ChunkOptions {

@@ -1,7 +1,7 @@
+import type { Embedder } from '../embed/index.ts';
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
 import { contextHash, documentHash } from './content-hash.ts';
-import type { Embedder } from './embed/index.ts';
 import {
   prepareDocument,
   prepareFile,

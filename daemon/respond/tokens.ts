@@ -1,5 +1,5 @@
 import type { Usage } from '../../src/api/conversations.ts';
-import { countTokens as countO200k } from '../ingest/token-count.ts';
+import { countTokens as countO200k } from '../text/token-count.ts';
 
 /**
  * Token count with the o200k encoding, used wherever a provider reports no usage (contract: Conversations). The

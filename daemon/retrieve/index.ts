@@ -1,4 +1,4 @@
-import type { Embedder } from '../ingest/embed/embedder.ts';
+import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { contentTerms } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from './fusion.ts';

@@ -1,7 +1,7 @@
 import { VERSION } from '../../src/version.ts';
 import type { Clock } from '../clock.ts';
 import type { DaemonConfig } from '../config.ts';
-import type { Embedder } from '../ingest/embed/index.ts';
+import type { Embedder } from '../embed/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Responder } from '../respond/types.ts';
 import { createRetriever } from '../retrieve/index.ts';

@@ -1,11 +1,11 @@
 import { type Clock, timestamp } from '../clock.ts';
 import { type DaemonConfig, recognitionOptions } from '../config.ts';
+import type { Embedder } from '../embed/index.ts';
 import { isDiskFullError } from '../errors.ts';
 import { chunkContextText } from '../ingest/chunk.ts';
-import type { Embedder } from '../ingest/embed/index.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
-import { SourceError } from '../ingest/source-error.ts';
 import type { Logger } from '../logger.ts';
+import { SourceError } from '../source-error.ts';
 import type { Store } from '../store/index.ts';
 import type { ClaimedJob } from '../store/jobs.ts';
 import type { Lane } from '../store/schema.ts';

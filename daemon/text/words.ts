@@ -1,7 +1,7 @@
 /**
  * Words, stems and stop words: the one definition ingestion (the offline embedder), retrieval and the offline
  * responder share. The embedder's vectors are stored with users' data (`offline-hash-*-v1`), so what these
- * functions return is frozen: a change here is a new embedder id (test/ingest/embed-hashed-frozen.test.ts).
+ * functions return is frozen: a change here is a new embedder id (test/embed/embed-hashed-frozen.test.ts).
  */
 
 /** Function words carry no topic; dropping them keeps bag-of-words vectors about content. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { countTokens as libraryCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../daemon/ingest/token-count.ts';
+import { countTokens } from '../../daemon/text/token-count.ts';
 
 const plain = { disallowedSpecial: new Set<string>() };
 

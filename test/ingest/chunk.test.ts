@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
-import { countTokens } from '../../daemon/ingest/token-count.ts';
 import type { ExtractedDocument } from '../../daemon/ingest/types.ts';
+import { countTokens } from '../../daemon/text/token-count.ts';
 
 const nonWhitespace = (text: string) => text.replace(/\s+/g, '');
 

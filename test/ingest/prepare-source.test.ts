@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
+import type { Embedder, EmbedOptions } from '../../daemon/embed/index.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { contextHash } from '../../daemon/ingest/content-hash.ts';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
-import type { Embedder, EmbedOptions } from '../../daemon/ingest/embed/index.ts';
 import { prepareSource } from '../../daemon/ingest/prepare-source.ts';
 import { prose } from '../support/prose.ts';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Connection, connect } from '@lancedb/lancedb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
 import { createRetriever, fuse, type LiveSources, retrievalQuery } from '../../daemon/retrieve/index.ts';
 import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
 

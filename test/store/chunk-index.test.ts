@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Connection, connect } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, List, Schema, Utf8 } from 'apache-arrow';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import {
   type ChunkIndex,
   type ChunkRecord,

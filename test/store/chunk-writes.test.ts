@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Connection, connect } from '@lancedb/lancedb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
 import { createChunkWrites } from '../../daemon/store/chunk-writes.ts';
 import { type Database, openDatabase } from '../../daemon/store/database.ts';

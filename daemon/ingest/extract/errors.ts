@@ -1,4 +1,4 @@
-import { SourceError } from '../source-error.ts';
+import { SourceError } from '../../source-error.ts';
 
 /** Why a file yielded no text; stable values callers may branch on. */
 export const EXTRACTION_FAILURES = [

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
+import type { EmbedderRecipe } from '../../embed/embedder.ts';
 import type { ChunkedDocument } from '../chunk-and-embed.ts';
-import type { EmbedderRecipe } from '../embed/embedder.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';

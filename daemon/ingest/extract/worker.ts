@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import type { Embedder, EmbedderRecipe } from '../../embed/embedder.ts';
+import { embedderFromRecipe } from '../../embed/recipe.ts';
 import type { ChunkedDocument } from '../chunk-and-embed.ts';
-import type { Embedder, EmbedderRecipe } from '../embed/embedder.ts';
-import { embedderFromRecipe } from '../embed/recipe.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError, type ExtractionFailure } from './errors.ts';
 import { parseDocument } from './parse.ts';

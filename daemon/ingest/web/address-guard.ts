@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { SourceError } from '../source-error.ts';
+import { SourceError } from '../../source-error.ts';
 
 /** Ranges that never belong to a public web server (RFC 6890 special-purpose registries and friends). */
 const nonPublic = new BlockList();

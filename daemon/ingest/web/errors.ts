@@ -1,4 +1,4 @@
-import { SourceError } from '../source-error.ts';
+import { SourceError } from '../../source-error.ts';
 
 /** A web address could not be read. The message is one sentence a user can act on. */
 export class FetchError extends SourceError {

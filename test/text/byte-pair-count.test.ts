@@ -3,7 +3,7 @@ import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as libraryCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { countBytePairTokens } from '../../daemon/ingest/byte-pair-count.ts';
+import { countBytePairTokens } from '../../daemon/text/byte-pair-count.ts';
 
 const plain = { disallowedSpecial: new Set<string>() };
 const preTokens = (text: string) => text.match(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu')) ?? [];

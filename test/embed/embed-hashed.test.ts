@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalize } from '../../daemon/ingest/embed/embedder.ts';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import { normalize } from '../../daemon/embed/embedder.ts';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { isStopWord, stem, words } from '../../daemon/text/words.ts';
 
 /** The embedder's definition written plainly, with a string per feature: the fast one must give the same. */

@@ -1,5 +1,5 @@
-import { forEachWord, isStopWord, stem } from '../../text/words.ts';
-import { grown, SpanTable } from '../span-table.ts';
+import { grown, SpanTable } from '../text/span-table.ts';
+import { forEachWord, isStopWord, stem } from '../text/words.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 
 export interface HashedEmbedderOptions {

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { SourceError } from '../source-error.ts';
-import { countTokens } from '../token-count.ts';
+import { countTokens } from '../text/token-count.ts';
 import { type Embedder, type EmbedOptions, normalize } from './embedder.ts';
 
 export interface ProviderEmbedderOptions {

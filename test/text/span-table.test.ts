@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpanTable } from '../../daemon/ingest/span-table.ts';
+import { SpanTable } from '../../daemon/text/span-table.ts';
 
 describe('SpanTable', () => {
   it('finds a string from a span of any text holding it', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEmbedder } from '../../daemon/ingest/embed/index.ts';
-import { EmbeddingProviderError } from '../../daemon/ingest/embed/openai.ts';
+import { createEmbedder } from '../../daemon/embed/index.ts';
+import { EmbeddingProviderError } from '../../daemon/embed/openai.ts';
 import { type FakeOpenAI, fakeEmbedding, startFakeOpenAI } from '../support/fake-openai.ts';
 
 describe('OpenAI-compatible embedder', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
-import { createEmbedder } from '../../daemon/ingest/embed/index.ts';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
+import { createEmbedder } from '../../daemon/embed/index.ts';
 
 const dot = (left: Float32Array, right: Float32Array) =>
   left.reduce((sum, value, index) => sum + value * right[index]!, 0);

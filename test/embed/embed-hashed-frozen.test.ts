@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
+import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 
 /**
  * Vectors of `offline-hash-*-v1` are stored with users' data, so the embedder's output is frozen: these digests
