@@ -1,9 +1,10 @@
+import type { WebPage } from '../web-page.ts';
 import type { RecognitionOptions } from './extract/index.ts';
 import type { ExtractedDocument } from './types.ts';
 import { crawlWebsite } from './web/crawl.ts';
 import { type FetchFailure, fetchPages, readAddress } from './web/fetch.ts';
 import type { FetchOptions } from './web/http.ts';
-import type { FetchedPage, PreviousFetches } from './web/previous.ts';
+import type { PreviousFetches } from './web/previous.ts';
 
 export interface LoadOptions {
   fetch: FetchOptions;
@@ -28,7 +29,7 @@ export interface LoadedDocument {
   /** Pages that could not be read although the source as a whole could, for the user to see. */
   warnings: string[];
   /** Web documents: their pages with what the next sync needs, and how many the server said were unchanged. */
-  web?: { pages: FetchedPage[]; notModified: number };
+  web?: { pages: WebPage[]; notModified: number };
 }
 
 /** A page that failed for a passing reason keeps its last version, and the user hears of it. */

@@ -1,4 +1,5 @@
 import type { Embedder } from '../embed/index.ts';
+import type { WebPage } from '../web-page.ts';
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
 import { contextHash, documentHash } from './content-hash.ts';
@@ -11,7 +12,6 @@ import {
 } from './extract/index.ts';
 import { type DocumentInput, type LoadOptions, loadDocument } from './load-document.ts';
 import type { Chunk } from './types.ts';
-import type { FetchedPage } from './web/previous.ts';
 
 /** Chunks per request to an embedder that runs on this thread (a remote one). */
 const EMBED_BATCH = 64;
@@ -50,7 +50,7 @@ export interface PreparedSource {
   embedded: number;
   embeddedPages: number;
   /** Web documents: the pages read, with what the next sync needs, and the content hash. */
-  web?: { pages: FetchedPage[]; notModified: number; contentHash: string };
+  web?: { pages: WebPage[]; notModified: number; contentHash: string };
   /** The web document hashed to `liveHash`: nothing was chunked or embedded, and the live chunks stand. */
   unchanged?: boolean;
 }

@@ -2,7 +2,7 @@ import { type Connection, Index, type Table } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
 import { syncFileSystem } from '../durable.ts';
 import { type ChunkRecord, chunkRows, chunkSchema } from './chunk-rows.ts';
-import { decideRefresh } from './refresh-policy.ts';
+import { decideRefresh, type RefreshState } from './refresh-policy.ts';
 
 export type { ChunkRecord } from './chunk-rows.ts';
 
@@ -325,6 +325,19 @@ class LanceChunkIndex implements ChunkIndex {
     return next;
   }
 
+  /** What the refresh policy decides on: this table's rows and commits, and whether ingestion is busy. */
+  private refreshState(now: number, busy: boolean): RefreshState {
+    return {
+      unindexedRows: this.unindexedRows,
+      indexedRows: this.indexedRows,
+      commitsSinceRefresh: this.commitsSinceRefresh,
+      msSinceLastCommit: now - this.lastCommitAt,
+      msSinceLastRefresh: now - this.lastRefreshAt,
+      lastRefreshMs: this.lastRefreshMs,
+      busy,
+    };
+  }
+
   /** Asks the refresh policy (refresh-policy.ts) again in `ms`; one question is pending at a time. */
   private scheduleRefresh(ms: number): void {
     // A shared table's leader asks on its own schedule (observe), the other processes never.
@@ -336,15 +349,7 @@ class LanceChunkIndex implements ChunkIndex {
   private considerRefresh(): void {
     this.refreshTimer = undefined;
     const now = performance.now();
-    const decision = decideRefresh({
-      unindexedRows: this.unindexedRows,
-      indexedRows: this.indexedRows,
-      commitsSinceRefresh: this.commitsSinceRefresh,
-      msSinceLastCommit: now - this.lastCommitAt,
-      msSinceLastRefresh: now - this.lastRefreshAt,
-      lastRefreshMs: this.lastRefreshMs,
-      busy: this.options.busy(),
-    });
+    const decision = decideRefresh(this.refreshState(now, this.options.busy()));
     if (decision.kind === 'later') this.scheduleRefresh(decision.ms);
     // Busy: the burst's end decides; until then, look again now and then.
     else if (decision.kind === 'none' && this.options.busy()) this.scheduleRefresh(1_000);
@@ -397,15 +402,7 @@ class LanceChunkIndex implements ChunkIndex {
     }
     const now = performance.now();
     const busy = await shared.busy();
-    const decision = decideRefresh({
-      unindexedRows: this.unindexedRows,
-      indexedRows: this.indexedRows,
-      commitsSinceRefresh: this.commitsSinceRefresh,
-      msSinceLastCommit: now - this.lastCommitAt,
-      msSinceLastRefresh: now - this.lastRefreshAt,
-      lastRefreshMs: this.lastRefreshMs,
-      busy,
-    });
+    const decision = decideRefresh(this.refreshState(now, busy));
     if (decision.kind !== 'now') return;
     await this.serialize(async () => {
       await this.refreshIndexes();

@@ -1,25 +1,13 @@
 import type { Transaction } from 'kysely';
 import { newId } from '../ids.ts';
+import type { WebPage } from '../web-page.ts';
 import type { Database } from './database.ts';
 import type { Lane, Schema } from './schema.ts';
-
-/** A web page a version of a source was made from (schema.ts, SourcePageTable). */
-export interface StoredPage {
-  position: number;
-  address: string;
-  url: string;
-  canonicalUrl?: string | undefined;
-  title?: string | undefined;
-  text: string;
-  links: string[];
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-}
 
 /** What a completed attempt read: the hash of its content and, for web sources, the pages it came from. */
 export interface SourceVersion {
   contentHash: string;
-  pages: StoredPage[];
+  pages: WebPage[];
 }
 
 /** The version whose chunks are live, as an attempt finds it before it starts: what it may reuse. */
@@ -28,7 +16,7 @@ export interface LiveVersion {
   generation: number | null;
   embedder: string | null;
   contentHash: string | null;
-  pages: StoredPage[];
+  pages: WebPage[];
 }
 
 /** Rows per INSERT: SQLite binds at most 32,766 values in one statement. */

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import type { DaemonOptions, RunningDaemon } from '../../daemon/main.ts';
 import { examples, globalOptions } from './options.ts';
 
 /** Where a process's shared state is: every API replica and worker of one deployment names the same. */
@@ -64,6 +65,29 @@ async function localConfig(command: Command) {
   };
 }
 
+/**
+ * Runs the daemon in this process (`serve`, `worker`), once it runs with the daemon's environment; undefined when
+ * a relaunched child ran it instead (its exit code is then this process's). The daemon module is imported only
+ * here: it is the implementation of these two commands, and no other command loads it.
+ */
+async function runInForeground(
+  command: Command,
+  options: Omit<DaemonOptions, 'home'>,
+): Promise<RunningDaemon | undefined> {
+  const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
+  const relaunched = await relaunchWithDaemonEnvironment();
+  if (relaunched !== undefined) {
+    process.exitCode = relaunched;
+    return undefined;
+  }
+  const { resolveHome } = await import('../config.ts');
+  const { onInterrupt } = await import('./exit.ts');
+  const { runDaemon } = await import('../../daemon/main.ts');
+  // The daemon shuts down gracefully on SIGINT itself; exiting at once would skip that.
+  onInterrupt(() => undefined);
+  return runDaemon({ home: resolveHome(globalOptions(command), process.env), ...options });
+}
+
 export function registerDaemon(program: Command): void {
   storageOptions(
     program
@@ -81,25 +105,13 @@ export function registerDaemon(program: Command): void {
       ),
     )
     .action(async (flags: ServeFlags, command: Command) => {
-      const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
-      const relaunched = await relaunchWithDaemonEnvironment();
-      if (relaunched !== undefined) {
-        process.exitCode = relaunched;
-        return;
-      }
-      const { resolveHome } = await import('../config.ts');
-      const { onInterrupt } = await import('./exit.ts');
-      const { runDaemon } = await import('../../daemon/main.ts');
-      // The daemon shuts down gracefully on SIGINT itself; exiting at once would skip that.
-      onInterrupt(() => undefined);
-      const running = await runDaemon({
-        home: resolveHome(globalOptions(command), process.env),
+      const running = await runInForeground(command, {
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...storageFlags(flags),
         ingest: flags.ingest,
       });
-      process.stdout.write(`${running.url}\n`);
+      if (running) process.stdout.write(`${running.url}\n`);
     });
 
   storageOptions(
@@ -120,23 +132,12 @@ export function registerDaemon(program: Command): void {
       ),
     )
     .action(async (flags: WorkerFlags, command: Command) => {
-      const { relaunchWithDaemonEnvironment } = await import('./daemon-environment.ts');
-      const relaunched = await relaunchWithDaemonEnvironment();
-      if (relaunched !== undefined) {
-        process.exitCode = relaunched;
-        return;
-      }
-      const { resolveHome } = await import('../config.ts');
-      const { onInterrupt } = await import('./exit.ts');
-      const { runDaemon } = await import('../../daemon/main.ts');
-      onInterrupt(() => undefined);
-      await runDaemon({
-        home: resolveHome(globalOptions(command), process.env),
+      const running = await runInForeground(command, {
         ...storageFlags(flags),
         api: false,
         concurrency: flags.concurrency,
       });
-      process.stdout.write(`worker ${process.pid} is ingesting\n`);
+      if (running) process.stdout.write(`worker ${process.pid} is ingesting\n`);
     });
 
   const daemon = program.command('daemon').description('Run the daemon in the background');

@@ -14,14 +14,12 @@ const FACT = [
 
 /** Uploads bytes through a pre-signed address and adds them as a file source; returns the source's id. */
 async function addFile(daemon: TestDaemon, applicationId: string, name: string, bytes: Uint8Array) {
-  const presigned = await daemon.call('GET', `/files/presigned-url?name=${encodeURIComponent(name)}`);
-  const upload = await fetch(presigned.body.presigned_url, { method: 'PUT', body: bytes });
-  expect(upload.status).toBe(200);
+  const fileId = await daemon.upload(name, bytes);
   const source = await daemon.call('POST', '/sources', {
     application_id: applicationId,
     name,
     type: 'file',
-    content: presigned.body.file_id,
+    content: fileId,
   });
   expect(source.status, JSON.stringify(source.body)).toBe(201);
   return source.body.id as string;

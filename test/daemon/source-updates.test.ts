@@ -25,13 +25,6 @@ async function addText(name: string, content: string) {
   return waitForSource(daemon, body.id);
 }
 
-async function upload(name: string, content: string): Promise<string> {
-  const { body } = await daemon.call('GET', `/files/presigned-url?name=${name}`);
-  const response = await fetch(body.presigned_url, { method: 'PUT', body: content });
-  expect(response.status).toBe(200);
-  return body.file_id;
-}
-
 async function chunkTexts(id: string): Promise<string> {
   return (await daemon.call('GET', `/sources/${id}/chunks`)).body.map((chunk: any) => chunk.text).join('\n');
 }
@@ -79,7 +72,7 @@ describe('PUT /sources/{id}', () => {
   });
 
   test('a new file replaces a file source; a new upload of the same bytes queues nothing', async () => {
-    const first = await upload('notes.md', '# Notes\n\nThe kettle whistles when the water boils.');
+    const first = await daemon.upload('notes.md', '# Notes\n\nThe kettle whistles when the water boils.');
     const { body: created } = await daemon.call('POST', '/sources', {
       application_id: appId,
       type: 'file',
@@ -89,13 +82,13 @@ describe('PUT /sources/{id}', () => {
     const source = await waitForSource(daemon, created.id);
     expect(source.content_hash).toBe(sha256('# Notes\n\nThe kettle whistles when the water boils.'));
 
-    const again = await upload('notes.md', '# Notes\n\nThe kettle whistles when the water boils.');
+    const again = await daemon.upload('notes.md', '# Notes\n\nThe kettle whistles when the water boils.');
     const unchanged = await daemon.call('PUT', `/sources/${source.id}`, { content: again });
     expect(unchanged.body).toMatchObject({ embed_status: 'COMPLETED', content: again });
     // The first upload is no longer used: it can be deleted.
     expect((await daemon.call('DELETE', `/files/${first}`)).status).toBe(200);
 
-    const edited = await upload('notes.md', '# Notes\n\nThe kettle sings before the water boils.');
+    const edited = await daemon.upload('notes.md', '# Notes\n\nThe kettle sings before the water boils.');
     const replaced = await daemon.call('PUT', `/sources/${source.id}`, { content: edited });
     expect(replaced.body.embed_status).toBe('PENDING');
     const after = await waitForSource(daemon, source.id);
@@ -104,7 +97,7 @@ describe('PUT /sources/{id}', () => {
   });
 
   test('a replacement that fails leaves the previous version searchable, and says so', async () => {
-    const good = await upload('manual.md', '# Manual\n\nTurn the dial clockwise to open the valve.');
+    const good = await daemon.upload('manual.md', '# Manual\n\nTurn the dial clockwise to open the valve.');
     const { body: created } = await daemon.call('POST', '/sources', {
       application_id: appId,
       type: 'file',
@@ -112,7 +105,7 @@ describe('PUT /sources/{id}', () => {
       content: good,
     });
     await waitForSource(daemon, created.id);
-    const broken = await upload('manual.pdf', '%PDF-1.7\nthis is not really a pdf');
+    const broken = await daemon.upload('manual.pdf', '%PDF-1.7\nthis is not really a pdf');
     await daemon.call('PUT', `/sources/${created.id}`, { content: broken });
     const failed = await waitForSource(daemon, created.id);
     expect(failed.embed_status).toBe('FAILED');
@@ -149,7 +142,7 @@ describe('PUT /sources/{id}', () => {
   test('an unknown source, a file id that is not the caller’s, or another account’s source is 404', async () => {
     expect((await daemon.call('PUT', '/sources/src_nope', { name: 'x' })).status).toBe(404);
     const source = await addText('mine', 'Basalt is volcanic.');
-    const file = await upload('x.md', 'x');
+    const file = await daemon.upload('x.md', 'x');
     const { body } = await daemon.call('POST', '/sources', {
       application_id: appId,
       type: 'file',

@@ -22,16 +22,9 @@ async function sourceCount(): Promise<number> {
   return (await daemon.call('GET', '/sources')).body.length;
 }
 
-async function uploadFile(name: string, content: string): Promise<string> {
-  const presigned = (await daemon.call('GET', `/files/presigned-url?name=${name}`)).body;
-  const uploaded = await fetch(presigned.presigned_url, { method: 'PUT', body: content });
-  expect(uploaded.status).toBe(200);
-  return presigned.file_id;
-}
-
 describe('POST /sources/batch', () => {
   test('adds every source in order, PENDING with content null, and each completes on its own', async () => {
-    const fileId = await uploadFile('otters.md', '# Otters\n\nSea otters hold hands while they sleep.');
+    const fileId = await daemon.upload('otters.md', '# Otters\n\nSea otters hold hands while they sleep.');
     const response = await daemon.call('POST', '/sources/batch', {
       sources: [
         text('tides', 'Spring tides follow the new and the full moon.'),

@@ -63,12 +63,11 @@ describe('sources', () => {
   });
 
   test('an uploaded file source is extracted by its extension', async () => {
-    const { body: presigned } = await daemon.call('GET', '/files/presigned-url?name=guide.md');
-    await fetch(presigned.presigned_url, {
-      method: 'PUT',
-      body: '# Guide\n\n## Setup\n\nInstall the widget with a torque wrench.\n',
-    });
-    const source = await addSource({ name: 'guide.md', type: 'file', content: presigned.file_id });
+    const fileId = await daemon.upload(
+      'guide.md',
+      '# Guide\n\n## Setup\n\nInstall the widget with a torque wrench.\n',
+    );
+    const source = await addSource({ name: 'guide.md', type: 'file', content: fileId });
     expect(source.embed_status).toBe('COMPLETED');
     const chunks = (await daemon.call('GET', `/sources/${source.id}/chunks`)).body;
     expect(chunks.map((chunk: { text: string }) => chunk.text).join(' ')).toContain('torque wrench');
@@ -101,9 +100,8 @@ describe('sources', () => {
   });
 
   test('a corrupt file ends FAILED and the daemon stays healthy', async () => {
-    const { body: presigned } = await daemon.call('GET', '/files/presigned-url?name=broken.pdf');
-    await fetch(presigned.presigned_url, { method: 'PUT', body: '%PDF-1.7\nthis is not really a pdf' });
-    const source = await addSource({ name: 'broken.pdf', type: 'file', content: presigned.file_id });
+    const fileId = await daemon.upload('broken.pdf', '%PDF-1.7\nthis is not really a pdf');
+    const source = await addSource({ name: 'broken.pdf', type: 'file', content: fileId });
     expect(source.embed_status).toBe('FAILED');
     expect(source.embed_status_message).toContain('broken.pdf');
     expect((await daemon.call('GET', '/health')).status).toBe(200);

@@ -2,6 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../../daemon/clock.ts';
 import { type RunningDaemon, runDaemon } from '../../daemon/main.ts';
+import { type CkbClient, createClient } from '../../src/client/index.ts';
 import { newHome } from './home.ts';
 
 export interface TestDaemon {
@@ -16,6 +17,10 @@ export interface TestDaemon {
     body?: unknown,
     key?: string | null,
   ): Promise<{ status: number; body: any; headers: Headers }>;
+  /** The project's own client, with the admin key (or `key`): for the steps a test sets up rather than checks. */
+  client(key?: string): CkbClient;
+  /** Uploads `content` through a pre-signed address with the client; returns the file's id. */
+  upload(name: string, content: string | Uint8Array, key?: string): Promise<string>;
   restart(): Promise<void>;
   close(): Promise<void>;
 }
@@ -64,6 +69,15 @@ export async function startTestDaemon(
         parsed = JSON.parse(text);
       } catch {}
       return { status: response.status, body: parsed, headers: response.headers };
+    },
+    client(key) {
+      return createClient({ url: test.url, apiKey: key ?? test.apiKey });
+    },
+    async upload(name, content, key) {
+      const client = test.client(key);
+      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+      const { presigned_url } = await client.files.presign({ name });
+      return (await client.files.uploadTo(presigned_url, bytes, bytes.byteLength)).id;
     },
     async restart() {
       const port = Number(new URL(test.url).port);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
+import type { WebPage } from '../../web-page.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { decodeText } from './charset.ts';
 import { classifyResponse, titled } from './document.ts';
@@ -14,7 +15,6 @@ import {
   type WebClient,
 } from './http.ts';
 import {
-  type FetchedPage,
   isGone,
   type PreviousFetch,
   type PreviousFetches,
@@ -52,7 +52,7 @@ export interface CrawlResult {
   /** Whether the pages came from the site's sitemap or from following links. */
   mode: 'sitemap' | 'links';
   /** The kept pages with what the next sync needs (previous.ts), in page order. */
-  pages: FetchedPage[];
+  pages: WebPage[];
   /** Pages the server said had not changed (304). */
   notModified: number;
   /** Pages that failed for a passing reason and whose last version was kept instead. */
@@ -104,7 +104,7 @@ interface CrawlState {
   kept: Set<string>;
   contentHashes: Set<string>;
   pages: ExtractedPage[];
-  fetched: FetchedPage[];
+  fetched: WebPage[];
   failures: FetchFailure[];
   skipped: CrawlSkip[];
   previous: PreviousFetches;

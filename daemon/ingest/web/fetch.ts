@@ -1,3 +1,4 @@
+import type { WebPage } from '../../web-page.ts';
 import type { RecognitionOptions } from '../extract/index.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { asSinglePage, readResponse } from './document.ts';
@@ -8,7 +9,6 @@ import { mapConcurrent } from './pool.ts';
 import {
   asExtractedPage,
   documentOf,
-  type FetchedPage,
   isGone,
   type PreviousFetches,
   responseValidators,
@@ -23,7 +23,7 @@ export interface FetchFailure {
 /** A web document, with the pages a later sync needs (previous.ts) and how many addresses were unchanged. */
 export interface FetchedDocument {
   document: ExtractedDocument;
-  pages: FetchedPage[];
+  pages: WebPage[];
   /** Addresses the server said had not changed (304): their pages are the last version's. */
   notModified: number;
 }
@@ -90,7 +90,7 @@ export async function fetchPages(
           index + 1,
           url,
         );
-        const fetched: FetchedPage = {
+        const fetched: WebPage = {
           position: index + 1,
           address: url,
           url: page.url ?? url,

@@ -1,37 +1,18 @@
+import type { WebPage } from '../../web-page.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { titled } from './document.ts';
 import { FetchError } from './errors.ts';
 import type { OpenResponse, Validators } from './http.ts';
 
-/**
- * A page of a web source as read (or found unchanged), with what the next sync needs: the address to ask
- * again, the validators to ask with, and, should the server answer that nothing changed, the page itself.
- */
-export interface FetchedPage {
-  /** The page's number in the source. */
-  position: number;
-  /** The address requested. */
-  address: string;
-  /** The address after redirects. */
-  url: string;
-  canonicalUrl?: string | undefined;
-  title?: string | undefined;
-  text: string;
-  /** The page's links, for a crawl that follows them; empty for other sources. */
-  links: string[];
-  etag?: string | undefined;
-  lastModified?: string | undefined;
-}
-
 /** What the last version of a source read at one address: the validators it got, and the page(s) it made. */
 export interface PreviousFetch extends Validators {
-  pages: FetchedPage[];
+  pages: WebPage[];
 }
 
 export type PreviousFetches = ReadonlyMap<string, PreviousFetch>;
 
 /** The last version's pages by the address they were read from (a PDF behind one address gives several). */
-export function previousFetches(pages: readonly FetchedPage[]): Map<string, PreviousFetch> {
+export function previousFetches(pages: readonly WebPage[]): Map<string, PreviousFetch> {
   const byAddress = new Map<string, PreviousFetch>();
   for (const page of pages) {
     const known = byAddress.get(page.address);
@@ -51,14 +32,14 @@ export function responseValidators(response: OpenResponse): Validators {
 }
 
 /** The pages an unchanged address gave last time, as a document. */
-export function documentOf(pages: readonly FetchedPage[]): ExtractedDocument {
+export function documentOf(pages: readonly WebPage[]): ExtractedDocument {
   return {
     pages: pages.map((page) => asExtractedPage(page, page.position)),
     ...titled(pages[0]?.title),
   };
 }
 
-export function asExtractedPage(page: FetchedPage, position: number): ExtractedPage {
+export function asExtractedPage(page: WebPage, position: number): ExtractedPage {
   return { page: position, text: page.text, url: page.url, ...titled(page.title) };
 }
 
