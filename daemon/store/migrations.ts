@@ -229,6 +229,15 @@ export function migrations(kind: DatabaseKind): Record<string, Migration> {
         await sql`create index sources_failed on sources (id) where embed_status = 'FAILED'`.execute(db);
       },
     },
+    '0005_job_queue_order': {
+      async up(db: Kysely<unknown>) {
+        // A claim reads the queue in its order and stops at the first free jobs; without this index it read and
+        // sorted every queued job, so 20,000 queued sources cost 20,000 sorts of up to 20,000 rows.
+        await sql`create index jobs_in_claim_order on jobs (lane, created_at, size desc, id)`.execute(db);
+        // When a lane's next job is due: the earliest run_after among the jobs no process holds.
+        await sql`create index jobs_due on jobs (lane, run_after) where lease_owner is null`.execute(db);
+      },
+    },
   };
 }
 
