@@ -1,6 +1,6 @@
 import { type Connection, Index, type Table } from '@lancedb/lancedb';
 import type { Schema } from 'apache-arrow';
-import { syncFileSystem } from '../durable.ts';
+import { createTreeSync } from '../durable.ts';
 import { type ChunkRecord, chunkRows, chunkSchema } from './chunk-rows.ts';
 import { decideRefresh, type RefreshState } from './refresh-policy.ts';
 
@@ -190,6 +190,8 @@ class LanceChunkIndex implements ChunkIndex {
   private observeTimer: NodeJS.Timeout | undefined;
   /** The look in progress: closing waits for it, as LanceDB refuses to close a table a read is using. */
   private observing: Promise<void> | undefined;
+  /** Makes LanceDB's new files in a local directory durable; an object store has by the time it answers. */
+  private readonly syncWrites: () => Promise<void>;
 
   constructor(
     table: Table,
@@ -203,6 +205,9 @@ class LanceChunkIndex implements ChunkIndex {
     this.dimensions = embedder.dimensions;
     this.schema = chunkSchema(embedder.dimensions);
     this.options = options;
+    this.syncWrites = /^[a-z][a-z0-9+.-]*:\/\//i.test(options.directory)
+      ? async () => {}
+      : createTreeSync(options.directory);
     if (options.shared) this.scheduleObservation();
   }
 
@@ -294,9 +299,8 @@ class LanceChunkIndex implements ChunkIndex {
   }
 
   makeDurable(): Promise<void> {
-    // An object store has made a write durable by the time it answers it.
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(this.options.directory)) return Promise.resolve();
-    return syncFileSystem(this.options.directory);
+    // On the write lane, so no write is half done while the files it added are synced.
+    return this.serialize(() => this.syncWrites());
   }
 
   async maintain(): Promise<void> {
@@ -406,6 +410,8 @@ class LanceChunkIndex implements ChunkIndex {
     if (decision.kind !== 'now') return;
     await this.serialize(async () => {
       await this.refreshIndexes();
+      // A refresh's new manifest must not reach the disk before the index files it names.
+      await this.syncWrites();
       this.versionsToClean = true;
     });
   }
