@@ -42,11 +42,19 @@ interface Running {
   job: ClaimedJob;
   controller: AbortController;
   done: Promise<void>;
+  /** Prepared, its chunks waiting for a commit: it holds its lease but no longer a place in the lane. */
+  committing: boolean;
 }
 
 interface LaneState {
   concurrency: number;
   running: Map<string, Running>;
+  /**
+   * How many of `running` wait for their commit. They leave room for others: a commit takes what has finished
+   * since the last, so the more sources are prepared meanwhile the fewer commits there are, and each commit costs
+   * LanceDB a data file until the next index refresh. (The rows waiting are bounded by `rowsAwaitingCommit`.)
+   */
+  committing: number;
   /** Leased, not yet started: largest first. */
   backlog: ClaimedJob[];
   claiming: boolean;
@@ -101,6 +109,7 @@ export function createIngestion(deps: {
     return {
       concurrency,
       running: new Map(),
+      committing: 0,
       backlog: [],
       claiming: false,
       drained: false,
@@ -129,9 +138,9 @@ export function createIngestion(deps: {
 
   /** Starts what the backlog holds while the lane has room, and claims more when it runs low. */
   async function fill(name: Lane, lane: LaneState): Promise<void> {
-    while (!stopping && lane.running.size < lane.concurrency && lane.backlog.length > 0)
+    while (!stopping && preparing(lane) < lane.concurrency && lane.backlog.length > 0)
       start(lane, lane.backlog.shift()!);
-    const wanted = (1 + CLAIM_AHEAD) * lane.concurrency - lane.running.size - lane.backlog.length;
+    const wanted = (1 + CLAIM_AHEAD) * lane.concurrency - preparing(lane) - lane.backlog.length;
     if (stopping || lane.claiming || lane.drained || wanted < lane.concurrency / 2) return;
     lane.claiming = true;
     lane.wokenWhileClaiming = false;
@@ -173,15 +182,26 @@ export function createIngestion(deps: {
     nextLook.unref();
   }
 
+  function preparing(lane: LaneState): number {
+    return lane.running.size - lane.committing;
+  }
+
   function start(lane: LaneState, job: ClaimedJob): void {
     const controller = new AbortController();
     // A newer job of the same source means the running one was replaced: it can no longer complete.
     lane.running.get(job.source.id)?.controller.abort();
-    const done = run(job, controller.signal).finally(() => {
-      if (lane.running.get(job.source.id)?.job === job) lane.running.delete(job.source.id);
+    const entry: Running = { job, controller, done: Promise.resolve(), committing: false };
+    const toCommit = () => {
+      entry.committing = true;
+      lane.committing += 1;
+      scheduleFill();
+    };
+    entry.done = run(job, controller.signal, toCommit).finally(() => {
+      if (entry.committing) lane.committing -= 1;
+      if (lane.running.get(job.source.id) === entry) lane.running.delete(job.source.id);
       scheduleFill();
     });
-    lane.running.set(job.source.id, { job, controller, done });
+    lane.running.set(job.source.id, entry);
   }
 
   function inputOf(job: ClaimedJob): Promise<SourceInput> | SourceInput {
@@ -224,7 +244,7 @@ export function createIngestion(deps: {
       .catch((error: unknown) => logger.log('warn', 'recording progress failed', { error: String(error) }));
   }
 
-  async function run(job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  async function run(job: ClaimedJob, signal: AbortSignal, toCommit: () => void): Promise<void> {
     const { source, generation } = job;
     let committing = false;
     try {
@@ -234,6 +254,7 @@ export function createIngestion(deps: {
       try {
         signal.throwIfAborted();
         committing = true;
+        toCommit();
         const attempt = { generation, replaces: job.replaces, embedder: embedder.id };
         const completed = await store.chunkCommits.commit({
           completion: completionOf(source, prepared, refresh, attempt),
