@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
 import { LIGHTHOUSE_NOTES, volcanoPdf } from '../support/knowledge.ts';
+import { callTool, textOf } from '../support/mcp.ts';
 import { cliEnvironment, freePort } from './run.ts';
 
 // `ckb mcp`, the real CLI started by the MCP SDK's own stdio client, as Claude Desktop or Cursor start it.
@@ -33,13 +33,7 @@ async function connect(env: NodeJS.ProcessEnv, log = stderr): Promise<Client> {
   return connected;
 }
 
-async function call(name: string, args: Record<string, unknown> = {}, via = client): Promise<CallToolResult> {
-  return (await via.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
+const call = (name: string, args: Record<string, unknown> = {}, via = client) => callTool(via, name, args);
 
 beforeAll(async () => {
   daemon = await startTestDaemon();

@@ -89,10 +89,20 @@ describe('config file', () => {
     expect(readConfigFile(home)).toBeUndefined();
   });
 
-  it('keeps the daemon keys it does not know and reads url and api_key', async () => {
+  it('reads url and api_key beside the daemon’s settings, and reports a bad one of those too', async () => {
     await writeFile(
       join(home, 'config.json'),
       JSON.stringify({ url: 'http://127.0.0.1:7500', api_key: 'ckb_abc', models: { 'lm-4': {} } }),
+    );
+    // One schema for the one file: the CLI names the daemon's broken setting rather than let it pass.
+    expect(() => readConfigFile(home)).toThrow(/config\.json is invalid at models\.lm-4\.model/);
+    await writeFile(
+      join(home, 'config.json'),
+      JSON.stringify({
+        url: 'http://127.0.0.1:7500',
+        api_key: 'ckb_abc',
+        models: { 'lm-4': { model: 'llama' } },
+      }),
     );
     expect(readConfigFile(home)).toMatchObject({ url: 'http://127.0.0.1:7500', api_key: 'ckb_abc' });
     expect(loadConfig({}, { CKB_HOME: home })).toMatchObject({

@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ErrorBody } from '../../src/api/errors.ts';
 import { startTestDaemon, type TestDaemon } from '../support/daemon.ts';
 import { createKnowledgeApplication } from '../support/knowledge.ts';
+import { callTool, textOf } from '../support/mcp.ts';
 import { type RunningServer, startServer } from '../support/static-server.ts';
 
 // The MCP server on the daemon (POST /mcp), driven by the MCP SDK's own client over Streamable HTTP.
@@ -23,13 +23,7 @@ async function connect(key: string): Promise<Client> {
   return connected;
 }
 
-async function call(name: string, args: Record<string, unknown> = {}, via = client): Promise<CallToolResult> {
-  return (await via.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
+const call = (name: string, args: Record<string, unknown> = {}, via = client) => callTool(via, name, args);
 
 beforeAll(async () => {
   daemon = await startTestDaemon();
