@@ -15,10 +15,10 @@ import { createRowBudget } from './row-budget.ts';
 import { completionOf, type Refresh, refreshFigures, refreshOf } from './source-refresh.ts';
 
 /**
- * Prepared chunks wait in memory for their commit; past this many (128 MB of 1,024-dimension vectors),
+ * Prepared chunks wait in memory for their commit; past this many (32 MB of 1,024-dimension vectors),
  * preparing more sources waits, so a slow disk cannot let them pile up without bound.
  */
-const MAX_ROWS_AWAITING_COMMIT = 32_000;
+const MAX_ROWS_AWAITING_COMMIT = 8_000;
 /** Web sources prepared at once, whatever `ingest_concurrency` allows: each may be a crawl of many pages. */
 const MAX_WEB_SOURCES_AT_ONCE = 8;
 /** Jobs leased ahead of the ones running, so a claim (a durable commit) serves many sources. */

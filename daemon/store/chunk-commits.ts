@@ -18,7 +18,7 @@ interface Waiting {
 }
 
 /** Rows per LanceDB commit; bounds the memory one commit holds. */
-const MAX_ROWS_PER_COMMIT = 20_000;
+const MAX_ROWS_PER_COMMIT = 4_000;
 
 export type ChunkCommits = ReturnType<typeof createChunkCommits>;
 

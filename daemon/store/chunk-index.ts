@@ -410,8 +410,6 @@ class LanceChunkIndex implements ChunkIndex {
     if (decision.kind !== 'now') return;
     await this.serialize(async () => {
       await this.refreshIndexes();
-      // A refresh's new manifest must not reach the disk before the index files it names.
-      await this.syncWrites();
       this.versionsToClean = true;
     });
   }
@@ -429,6 +427,8 @@ class LanceChunkIndex implements ChunkIndex {
     if (this.options.shared) this.seenVersion = await this.table.version();
     this.lastRefreshAt = performance.now();
     this.lastRefreshMs = this.lastRefreshAt - started;
+    // Its new manifest must not outlive a power cut that the index files it names do not.
+    await this.syncWrites();
   }
 
   /**
@@ -451,6 +451,7 @@ class LanceChunkIndex implements ChunkIndex {
         }),
       }),
     );
+    await this.syncWrites();
   }
 }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Connection, connect } from '@lancedb/lancedb';
+import { type Connection, connect, Session } from '@lancedb/lancedb';
 import { createApplicationStore } from './applications.ts';
 import { createChunkCommits } from './chunk-commits.ts';
 import { type ChunkIndex, chunkTableName, openChunkIndex, retryConflicts } from './chunk-index.ts';
@@ -36,6 +36,18 @@ export type Store = Awaited<ReturnType<typeof openStore>>;
 /** The embedder whose vectors the chunks hold: every process sharing a database must use it. */
 const EMBEDDER_SETTING = 'chunk_embedder';
 
+/**
+ * LanceDB's caches of index pages and file metadata. Its defaults, 6 GB and 1 GB, are sized for a server of its
+ * own, and a daemon's resident memory grew towards them; these hold the indexes of a few hundred thousand chunks
+ * (a 20,000-source application's vector and full-text indexes take under 100 MB).
+ */
+const LANCE_INDEX_CACHE_BYTES = 256n * 1024n * 1024n;
+const LANCE_METADATA_CACHE_BYTES = 64n * 1024n * 1024n;
+
+function lanceSession(): Session {
+  return new Session(LANCE_INDEX_CACHE_BYTES, LANCE_METADATA_CACHE_BYTES);
+}
+
 /** A process whose embedder is not the one the shared chunks were made by. */
 export class EmbedderMismatchError extends Error {
   override name = 'EmbedderMismatchError';
@@ -60,11 +72,15 @@ export async function openStore(options: StoreOptions) {
       options.database.kind === 'postgres'
         ? await openPostgresCoordination(options.database.url, options.onBackgroundError)
         : soleCoordination();
-    const lance = await connect(options.lancedb.uri, {
-      storageOptions: options.lancedb.storageOptions,
-      // Every read looks for other processes' commits: a source another process completed is searchable at once.
-      ...(shared ? { readConsistencyInterval: 0 } : {}),
-    });
+    const lance = await connect(
+      options.lancedb.uri,
+      {
+        storageOptions: options.lancedb.storageOptions,
+        // Every read looks for other processes' commits: a source another process completed is searchable at once.
+        ...(shared ? { readConsistencyInterval: 0 } : {}),
+      },
+      lanceSession(),
+    );
     connection = lance;
     const jobs = createJobStore(database, options.owner);
     const sources = createSourceStore(database);
