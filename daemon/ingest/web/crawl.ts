@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
+import { decodeText } from '../decode-text.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
-import { decodeText } from './charset.ts';
 import { classifyResponse, titled } from './document.ts';
 import { FetchError } from './errors.ts';
 import type { FetchFailure } from './fetch.ts';
@@ -293,7 +293,7 @@ async function fetchPage(
     if (response.status === 304 && previous) return lastVersion(url, previous, 'not-modified');
     if (classifyResponse(response.url, response.mediaType).kind !== 'html') return skip('not-html');
     const page = await sharedHtmlExtractor.extract(
-      decodeText(await response.read(), response.charset),
+      decodeText(await response.read(), { charset: response.charset, markup: true }),
       response.url,
     );
     return { kind: 'page', requestedUrl: url, url: response.url, ...page, ...responseValidators(response) };

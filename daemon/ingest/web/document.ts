@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
+import { decodeText } from '../decode-text.ts';
 import { extractBuffer, type HtmlPage, htmlToPage, type RecognitionOptions } from '../extract/index.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
-import { decodeText } from './charset.ts';
 import { FetchError } from './errors.ts';
 import type { OpenResponse } from './http.ts';
 
@@ -75,7 +75,7 @@ export async function readResponse(
   }
   const bytes = await response.read();
   if (reading.kind === 'html') {
-    const page = await readHtml(decodeText(bytes, response.charset), response.url);
+    const page = await readHtml(decodeText(bytes, { charset: response.charset, markup: true }), response.url);
     return {
       pages: [{ page: 1, text: page.text, url: response.url, ...titled(page.title) }],
       ...titled(page.title),
