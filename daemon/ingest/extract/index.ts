@@ -4,7 +4,7 @@ import type { EmbedderRecipe } from '../embed/embedder.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';
-import { createWorkerPool, type WorkerPool } from './pool.ts';
+import { createExtractionPool, type ExtractionPool } from './pool.ts';
 import type { WorkerJob, WorkerResult } from './worker.ts';
 
 export { ExtractionError, type ExtractionFailure } from './errors.ts';
@@ -60,10 +60,10 @@ const DEFAULTS = { timeoutMs: 60_000, maxMemoryMb: 512, maxBytes: 100 * 1024 * 1
 const POOL_SIZE = 2;
 
 export function createExtractor(poolSize = POOL_SIZE): Extractor {
-  let pool: WorkerPool | undefined;
+  let pool: ExtractionPool | undefined;
 
   function run<Job extends WorkerJob>(job: Job, options: ExtractOptions): Promise<WorkerResult<Job>> {
-    pool ??= createWorkerPool(poolSize);
+    pool ??= createExtractionPool(poolSize);
     const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     const recognition = options.recognition ?? DEFAULT_RECOGNITION;
     return pool.run(job, {
