@@ -4,7 +4,7 @@ import { asSinglePage, readResponse } from './document.ts';
 import { FetchError } from './errors.ts';
 import { sharedHtmlExtractor } from './html-pool.ts';
 import { createWebClient, type FetchOptions } from './http.ts';
-import { mapConcurrent } from './pool.ts';
+import { mapConcurrent } from './map-concurrent.ts';
 import {
   asExtractedPage,
   documentOf,
