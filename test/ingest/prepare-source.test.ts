@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { contextHash } from '../../daemon/ingest/content-hash.ts';
 import { createHashedEmbedder } from '../../daemon/ingest/embed/hashed.ts';
 import type { Embedder, EmbedOptions } from '../../daemon/ingest/embed/index.ts';
 import { prepareSource } from '../../daemon/ingest/prepare-source.ts';
+import { createReaders } from '../../daemon/ingest/readers.ts';
 import { prose } from '../support/prose.ts';
 
+const readers = createReaders();
+afterAll(() => readers.close());
+
 const loadOptions = {
+  readers,
   fetch: {},
   extractTimeoutMs: 60_000,
   crawlMaxPages: 1,
