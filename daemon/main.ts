@@ -14,6 +14,7 @@ import { type DaemonConfig, resolveDaemonConfig, updateConfigFile } from './conf
 import { createEmbedder } from './embed/index.ts';
 import { invalidRequest, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import { missingLanguagePacks } from './ingest/extract/language-packs.ts';
+import { createReaders } from './ingest/readers.ts';
 import { acquireLock } from './lock.ts';
 import { createFileLogger, type Logger } from './logger.ts';
 import { createResponder, describeModels } from './respond/index.ts';
@@ -202,6 +203,8 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   // One daemon per home: it owns the home's logs, pid file and uploaded files (and the embedded database).
   const lock = await acquireLock(config.dataDir);
   const logger = createFileLogger(join(config.home, 'logs', 'daemon.log'));
+  // Workers start with the first job, so an API-only process that never ingests starts none.
+  const readers = createReaders();
   let store: Store | undefined;
   try {
     const provider = embedderProvider(config, env);
@@ -231,6 +234,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     ingestion = createIngestion({
       store: opened,
       embedder,
+      readers,
       config,
       clock,
       logger,
@@ -308,6 +312,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         await maintenance.stop();
         if (server) await stopServer(server);
         await ingestion.stop();
+        await readers.close();
         await opened.purges.run().catch(() => {});
         await opened.close();
         await rm(stateFile, { force: true });
@@ -323,6 +328,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     return { url, config, services, close };
   } catch (error) {
     await store?.close();
+    await readers.close();
     await logger.close();
     await lock.release();
     throw error;

@@ -1,5 +1,6 @@
 import type { WebPage } from '../web-page.ts';
 import type { RecognitionOptions } from './extract/index.ts';
+import type { Readers } from './readers.ts';
 import type { ExtractedDocument } from './types.ts';
 import { crawlWebsite } from './web/crawl.ts';
 import { type FetchFailure, fetchPages, readAddress } from './web/fetch.ts';
@@ -7,6 +8,8 @@ import type { FetchOptions } from './web/http.ts';
 import type { PreviousFetches } from './web/previous.ts';
 
 export interface LoadOptions {
+  /** The worker pools that read pages and files. */
+  readers: Readers;
   fetch: FetchOptions;
   /** How the scanned pages of a PDF behind an address are recognised (see extract/pdf-ocr.ts). */
   recognition?: RecognitionOptions | false | undefined;
@@ -45,6 +48,7 @@ export async function loadDocument(input: DocumentInput, options: LoadOptions): 
     case 'url': {
       const { document, pages, notModified } = await readAddress(input.url, {
         ...fetchOptions,
+        readers: options.readers,
         recognition: options.recognition,
         previous: options.previous,
       });
@@ -53,6 +57,7 @@ export async function loadDocument(input: DocumentInput, options: LoadOptions): 
     case 'urls': {
       const { document, failures, kept, pages, notModified } = await fetchPages(input.urls, {
         ...fetchOptions,
+        readers: options.readers,
         recognition: options.recognition,
         previous: options.previous,
       });
@@ -65,6 +70,7 @@ export async function loadDocument(input: DocumentInput, options: LoadOptions): 
     case 'website': {
       const result = await crawlWebsite(input.url, {
         ...fetchOptions,
+        html: options.readers.html,
         maxPages: options.crawlMaxPages,
         maxDepth: options.crawlMaxDepth,
         previous: options.previous,

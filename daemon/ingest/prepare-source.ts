@@ -3,13 +3,7 @@ import type { WebPage } from '../web-page.ts';
 import { chunkContextText } from './chunk.ts';
 import { type ChunkedDocument, unpackVectors } from './chunk-and-embed.ts';
 import { contextHash, documentHash } from './content-hash.ts';
-import {
-  prepareDocument,
-  prepareFile,
-  type RecognitionOptions,
-  type RecognitionProgress,
-  type StoredFile,
-} from './extract/index.ts';
+import type { RecognitionOptions, RecognitionProgress, StoredFile } from './extract/index.ts';
 import { type DocumentInput, type LoadOptions, loadDocument } from './load-document.ts';
 import type { Chunk } from './types.ts';
 
@@ -79,7 +73,7 @@ export async function prepareSource(
   };
   if (input.kind === 'file') {
     const { reuse, options: fileJob } = await job();
-    return withVectors(await prepareFile(input, fileJob), [], reuse, options);
+    return withVectors(await options.readers.files.prepareFile(input, fileJob), [], reuse, options);
   }
   const loaded = await loadDocument(input, options);
   const web = loaded.web && { ...loaded.web, contentHash: documentHash(loaded.document.pages) };
@@ -99,7 +93,7 @@ export async function prepareSource(
   }
   const { reuse, options: documentJob } = await job();
   const prepared = await withVectors(
-    await prepareDocument(loaded.document, options.name, documentJob),
+    await options.readers.files.prepareDocument(loaded.document, options.name, documentJob),
     loaded.warnings,
     reuse,
     options,

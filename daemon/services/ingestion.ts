@@ -4,6 +4,7 @@ import type { Embedder } from '../embed/index.ts';
 import { isDiskFullError } from '../errors.ts';
 import { chunkContextText } from '../ingest/chunk.ts';
 import { type PreparedSource, prepareSource, type SourceInput } from '../ingest/prepare-source.ts';
+import type { Readers } from '../ingest/readers.ts';
 import type { Logger } from '../logger.ts';
 import { SourceError } from '../source-error.ts';
 import type { Store } from '../store/index.ts';
@@ -75,6 +76,8 @@ export type Ingestion = ReturnType<typeof createIngestion>;
 export function createIngestion(deps: {
   store: Store;
   embedder: Embedder;
+  /** The worker pools that read files and web pages. */
+  readers: Readers;
   config: DaemonConfig;
   clock: Clock;
   logger: Logger;
@@ -82,7 +85,7 @@ export function createIngestion(deps: {
   /** False in an API-only process (`ckb serve --no-ingest`): it queues jobs for other processes, runs none. */
   runsJobs?: boolean;
 }) {
-  const { store, embedder, config, clock, logger, filesDir } = deps;
+  const { store, embedder, readers, config, clock, logger, filesDir } = deps;
   const runsJobs = deps.runsJobs ?? true;
   const { jobs } = store;
   const leaseMs = config.limits.ingest_lease_ms;
@@ -227,6 +230,7 @@ export function createIngestion(deps: {
       crawlMaxPages: config.limits.crawl_max_pages,
       crawlMaxDepth: config.limits.crawl_max_depth,
       embedder,
+      readers,
       name: job.source.name,
       recognition: recognitionOptions(config),
       onProgress: ({ done, total }) => showProgress(job, `text recognition: ${done} of ${total} pages`),

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeText, looksLikeHtml } from '../../daemon/ingest/extract/decode.ts';
+import { decodeText } from '../../daemon/ingest/decode-text.ts';
 import { normalizeText } from '../../daemon/ingest/extract/normalize.ts';
+import { looksLikeHtml } from '../../daemon/ingest/extract/sniff.ts';
 
 // Removed rather than turned into spaces, so a NUL inside a word joins its halves, as it would in the file.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters under test.
@@ -62,6 +63,39 @@ describe('decodeText', () => {
 
   it('falls back to Windows-1252 for bytes that are not UTF-8', () => {
     expect(decodeText(new Uint8Array([0x93, 0x48, 0x69, 0x94, 0x20, 0xe9]))).toBe('\u201cHi\u201d é');
+  });
+
+  const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
+  const metaPage = (charset: string, body: string) =>
+    latin1(`<html><head><meta charset="${charset}"></head><body>${body}</body></html>`);
+
+  it('lets a byte-order mark outrank the declared charset and the meta tag', () => {
+    const utf8 = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from('<meta charset="koi8-r">café')]);
+    expect(decodeText(utf8, { charset: 'iso-8859-1', markup: true })).toBe('<meta charset="koi8-r">café');
+    const utf16 = new Uint8Array([0xfe, 0xff, ...Buffer.from('\u00e9t\u00e9', 'utf16le').swap16()]);
+    expect(decodeText(utf16, { charset: 'iso-8859-1' })).toBe('été');
+  });
+
+  it('lets the declared charset outrank the meta tag, and the meta tag outrank the fallbacks', () => {
+    const page = metaPage('windows-1252', '\u00e9');
+    expect(decodeText(page, { charset: 'iso-8859-7', markup: true })).toContain('<body>\u03b9</body>');
+    expect(decodeText(page, { markup: true })).toContain('<body>é</body>');
+    expect(
+      decodeText(latin1('<?xml version="1.0" encoding="iso-8859-7"?><a>\u00e9</a>'), { markup: true }),
+    ).toBe('<?xml version="1.0" encoding="iso-8859-7"?><a>\u03b9</a>');
+  });
+
+  it('reads a meta tag only in markup', () => {
+    const bytes = metaPage('iso-8859-7', 'caf\u00e9');
+    expect(decodeText(bytes)).toContain('café');
+  });
+
+  it('ignores declarations it cannot use: unknown labels, and UTF-16 without a BOM', () => {
+    const text = Buffer.from('naïve <meta charset="utf-16">');
+    expect(decodeText(new Uint8Array(text), { charset: 'no-such-charset', markup: true })).toBe(
+      'naïve <meta charset="utf-16">',
+    );
+    expect(decodeText(new Uint8Array(text), { charset: 'utf-16le' })).toBe('naïve <meta charset="utf-16">');
   });
 });
 

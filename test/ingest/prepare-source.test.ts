@@ -1,12 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import type { Embedder, EmbedOptions } from '../../daemon/embed/index.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { contextHash } from '../../daemon/ingest/content-hash.ts';
 import { prepareSource } from '../../daemon/ingest/prepare-source.ts';
+import { createReaders } from '../../daemon/ingest/readers.ts';
 import { prose } from '../support/prose.ts';
 
+const readers = createReaders();
+afterAll(() => readers.close());
+
 const loadOptions = {
+  readers,
   fetch: {},
   extractTimeoutMs: 60_000,
   crawlMaxPages: 1,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlToPage } from '../../daemon/ingest/extract/index.ts';
+import { createHtmlExtractor } from '../../daemon/ingest/web/html-pool.ts';
 import { type CrawlResult, crawlWebsite, FetchError } from '../../daemon/ingest/web/index.ts';
 import { corpusOrSkip } from '../support/corpus.ts';
 import { type RunningServer, startServer, startStaticServer } from '../support/static-server.ts';
@@ -64,6 +65,8 @@ const unreachableByLinks = [
 
 // A full crawl spends about 0.1 s of CPU per page in Readability; a busy machine needs the slack.
 const crawlTimeoutMs = 240_000;
+const html = createHtmlExtractor();
+afterAll(() => html.close());
 
 const squash = (text: string) => text.replace(/\s+/g, ' ');
 const pathsOf = (result: CrawlResult, origin: string) =>
@@ -100,7 +103,7 @@ describe.skipIf(corpus === undefined)('crawling the Sphinx documentation site', 
     beforeAll(async () => {
       server = await serve({ robots: true, sitemap: true });
       const started = performance.now();
-      result = await crawlWebsite(`${server.origin}/`, { onPage: (count) => counts.push(count) });
+      result = await crawlWebsite(`${server.origin}/`, { html, onPage: (count) => counts.push(count) });
       seconds = (performance.now() - started) / 1000;
       console.info(
         `sitemap crawl: ${result.document.pages.length} pages in ${seconds.toFixed(1)} s, ${(result.document.pages.length / seconds).toFixed(1)} pages/s`,
@@ -153,7 +156,7 @@ describe.skipIf(corpus === undefined)('crawling the Sphinx documentation site', 
     beforeAll(async () => {
       server = await serve({ robots: true });
       const started = performance.now();
-      result = await crawlWebsite(`${server.origin}/index.html`, { maxDepth: 3 });
+      result = await crawlWebsite(`${server.origin}/index.html`, { html, maxDepth: 3 });
       const seconds = (performance.now() - started) / 1000;
       console.info(
         `link crawl: ${result.document.pages.length} pages in ${seconds.toFixed(1)} s, ${(result.document.pages.length / seconds).toFixed(1)} pages/s`,
@@ -206,7 +209,7 @@ describe.skipIf(corpus === undefined)('crawling the Sphinx documentation site', 
 
   it('stops at the page limit without fetching far beyond it', async () => {
     const server = await serve({});
-    const result = await crawlWebsite(`${server.origin}/index.html`, { maxPages: 7 });
+    const result = await crawlWebsite(`${server.origin}/index.html`, { html, maxPages: 7 });
     expect(result.document.pages).toHaveLength(7);
     expectNoDuplicates(result);
     expect(pageRequests(server).length).toBeLessThanOrEqual(7 + 4);
@@ -214,7 +217,7 @@ describe.skipIf(corpus === undefined)('crawling the Sphinx documentation site', 
 
   it('takes only the start page at depth 0, without reading the sitemap', async () => {
     const server = await serve({ robots: true, sitemap: true });
-    const result = await crawlWebsite(`${server.origin}/index.html`, { maxDepth: 0 });
+    const result = await crawlWebsite(`${server.origin}/index.html`, { html, maxDepth: 0 });
     expect(pathsOf(result, server.origin)).toEqual(['index.html']);
     expect(server.requests).toEqual(['/robots.txt', '/index.html']);
   });
@@ -286,7 +289,7 @@ describe('crawling a small site', () => {
   afterAll(() => server.close());
 
   it('de-duplicates by canonical link and by content, and skips non-pages', async () => {
-    const result = await crawlWebsite(`${server.origin}/`);
+    const result = await crawlWebsite(`${server.origin}/`, { html });
     expect(result.mode).toBe('links');
     expect(pathsOf(result, server.origin)).toEqual([
       '',
@@ -312,7 +315,7 @@ describe('crawling a small site', () => {
 
   it('follows links no deeper than maxDepth', async () => {
     const deepPages = async (maxDepth: number) =>
-      pathsOf(await crawlWebsite(`${server.origin}/`, { maxDepth }), server.origin).filter((path) =>
+      pathsOf(await crawlWebsite(`${server.origin}/`, { html, maxDepth }), server.origin).filter((path) =>
         path.startsWith('deep/'),
       );
     expect(await deepPages(1)).toEqual(['deep/1.html']);
@@ -326,7 +329,7 @@ describe('crawling a small site', () => {
       body: 'User-agent: *\nDisallow: /private/\nSitemap: {origin}/sitemaps/index.xml\n',
     });
     try {
-      const result = await crawlWebsite(`${server.origin}/`);
+      const result = await crawlWebsite(`${server.origin}/`, { html });
       expect(result.mode).toBe('sitemap');
       expect(pathsOf(result, server.origin)).toEqual(['', 'a.html', 'hidden.html']);
       expect(result.skipped).toContainEqual({
@@ -342,7 +345,7 @@ describe('crawling a small site', () => {
   it('stops when robots.txt cannot be read', async () => {
     robots.status = 503;
     try {
-      const error = await crawlWebsite(`${server.origin}/`).catch((reason: unknown) => reason);
+      const error = await crawlWebsite(`${server.origin}/`, { html }).catch((reason: unknown) => reason);
       expect(error).toBeInstanceOf(FetchError);
       expect((error as FetchError).message).toBe(
         `${server.origin}/robots.txt answered 503 Service Unavailable, so the site's crawl rules are unknown`,
@@ -358,7 +361,7 @@ describe('crawling a small site', () => {
       response.end();
     });
     try {
-      const result = await crawlWebsite(`${entrance.origin}/`, { maxDepth: 1 });
+      const result = await crawlWebsite(`${entrance.origin}/`, { html, maxDepth: 1 });
       expect(result.document.pages[0]?.url).toBe(`${server.origin}/`);
       expect(pathsOf(result, server.origin)).toContain('a.html');
       expect(entrance.requests).toEqual(['/robots.txt', '/']);
@@ -368,14 +371,16 @@ describe('crawling a small site', () => {
   });
 
   it('fails when the start page is not a web page', async () => {
-    const error = await crawlWebsite(`${server.origin}/data`).catch((reason: unknown) => reason);
+    const error = await crawlWebsite(`${server.origin}/data`, { html }).catch((reason: unknown) => reason);
     expect((error as FetchError).message).toBe(
       `${server.origin}/data is not a web page, and a crawl starts from an HTML page`,
     );
   });
 
   it('fails when the start page cannot be read', async () => {
-    const error = await crawlWebsite(`${server.origin}/nowhere.html`).catch((reason: unknown) => reason);
+    const error = await crawlWebsite(`${server.origin}/nowhere.html`, { html }).catch(
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(FetchError);
     expect((error as FetchError).message).toBe(`${server.origin}/nowhere.html answered 404 Not Found`);
   });

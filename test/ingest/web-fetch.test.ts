@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReaders } from '../../daemon/ingest/readers.ts';
 import { isPublicAddress } from '../../daemon/ingest/web/address-guard.ts';
 import { FetchError, fetchDocument, fetchPages } from '../../daemon/ingest/web/index.ts';
 import { buildPdf } from '../support/fixtures-documents.ts';
@@ -34,6 +35,7 @@ function drip(response: ServerResponse, chunk: Buffer, intervalMs: number, limit
   response.on('close', () => clearInterval(timer));
 }
 
+const readers = createReaders();
 let server: RunningServer;
 let pdf: Uint8Array;
 const drips = { closedEarly: 0 };
@@ -110,7 +112,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => server.close());
+afterAll(() => Promise.all([server.close(), readers.close()]));
 
 async function failure(promise: Promise<unknown>): Promise<FetchError> {
   const error = await promise.then(
@@ -123,7 +125,7 @@ async function failure(promise: Promise<unknown>): Promise<FetchError> {
 
 describe('fetchDocument', () => {
   it('reads an HTML page as one page with its url and title', async () => {
-    const document = await fetchDocument(`${server.origin}/article.html`);
+    const document = await fetchDocument(`${server.origin}/article.html`, { readers });
     expect(document.title).toBe('Harbour notes');
     expect(document.pages).toHaveLength(1);
     expect(document.pages[0]).toMatchObject({
@@ -135,67 +137,69 @@ describe('fetchDocument', () => {
   });
 
   it('follows a chain of 5 redirects and refuses a 6th', async () => {
-    const document = await fetchDocument(`${server.origin}/chain?hops=5`);
+    const document = await fetchDocument(`${server.origin}/chain?hops=5`, { readers });
     expect(document.pages[0]?.url).toBe(`${server.origin}/chain?hops=0`);
     expect(document.pages[0]?.text).toContain('end of the redirect chain');
-    const error = await failure(fetchDocument(`${server.origin}/chain?hops=6`));
+    const error = await failure(fetchDocument(`${server.origin}/chain?hops=6`, { readers }));
     expect(error.message).toBe(
       `${server.origin}/chain?hops=6 redirected more than 5 times (last to ${server.origin}/chain?hops=0)`,
     );
   });
 
   it('names a redirect loop', async () => {
-    const error = await failure(fetchDocument(`${server.origin}/loop-a`));
+    const error = await failure(fetchDocument(`${server.origin}/loop-a`, { readers }));
     expect(error.message).toBe(
       `${server.origin}/loop-a redirects in a loop (${server.origin}/loop-a → ${server.origin}/loop-b → ${server.origin}/loop-a)`,
     );
   });
 
   it('reports an error status in one sentence', async () => {
-    const error = await failure(fetchDocument(`${server.origin}/missing`));
+    const error = await failure(fetchDocument(`${server.origin}/missing`, { readers }));
     expect(error.message).toBe(`${server.origin}/missing answered 404 Not Found`);
     expect(error.status).toBe(404);
   });
 
   it('gives up on a body that drips slower than the timeout allows', async () => {
     const started = performance.now();
-    const error = await failure(fetchDocument(`${server.origin}/slow`, { timeoutMs: 500 }));
+    const error = await failure(fetchDocument(`${server.origin}/slow`, { readers, timeoutMs: 500 }));
     expect(error.message).toBe(`${server.origin}/slow did not finish answering within 500 ms`);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it('stops reading an endless body at the size cap', async () => {
-    const error = await failure(fetchDocument(`${server.origin}/endless`, { maxBytes: 1024 * 1024 }));
+    const error = await failure(
+      fetchDocument(`${server.origin}/endless`, { readers, maxBytes: 1024 * 1024 }),
+    );
     expect(error.message).toBe(`${server.origin}/endless is larger than 1 MiB, the size limit`);
     await expect.poll(() => drips.closedEarly).toBe(1);
   });
 
   it('decodes the charset named by Content-Type or by a meta tag', async () => {
-    const latin1 = await fetchDocument(`${server.origin}/latin1`);
+    const latin1 = await fetchDocument(`${server.origin}/latin1`, { readers });
     expect(latin1.title).toBe('Café');
     expect(latin1.pages[0]?.text).toContain('Crème brûlée à la façon de grand-mère, naïve et déçue.');
-    const meta = await fetchDocument(`${server.origin}/meta-charset`);
+    const meta = await fetchDocument(`${server.origin}/meta-charset`, { readers });
     expect(meta.pages[0]?.text).toContain('Entrée du jour: pâté.');
   });
 
   it('lets a byte-order mark override the declared charset', async () => {
-    const document = await fetchDocument(`${server.origin}/utf16`);
+    const document = await fetchDocument(`${server.origin}/utf16`, { readers });
     expect(document.title).toBe('Ünïcode');
     expect(document.pages[0]?.text).toContain('Zoë’s naïve café.');
   });
 
   it('introduces itself with a clear User-Agent', async () => {
-    const document = await fetchDocument(`${server.origin}/user-agent`);
+    const document = await fetchDocument(`${server.origin}/user-agent`, { readers });
     expect(document.pages[0]?.text).toContain('You are ckb/0.1 (+local knowledge base).');
   });
 
   it('decompresses a gzip-encoded page', async () => {
-    const document = await fetchDocument(`${server.origin}/gzipped`);
+    const document = await fetchDocument(`${server.origin}/gzipped`, { readers });
     expect(document.pages[0]?.text).toContain('This page travelled gzip-compressed.');
   });
 
   it('reads a .txt address as a text file', async () => {
-    const document = await fetchDocument(`${server.origin}/notes.txt`);
+    const document = await fetchDocument(`${server.origin}/notes.txt`, { readers });
     expect(document.pages.map((entry) => entry.text).join('\n')).toContain(
       'Plain notes: the ferry leaves at nine.',
     );
@@ -204,29 +208,31 @@ describe('fetchDocument', () => {
 
   it('reads a PDF by extension or by Content-Type', async () => {
     for (const path of ['/report.pdf', '/download', '/octet/report.pdf']) {
-      const document = await fetchDocument(`${server.origin}${path}`);
+      const document = await fetchDocument(`${server.origin}${path}`, { readers });
       expect(document.pages[0]?.text).toContain('The quarterly figures show a rise in turnip exports.');
       expect(document.pages[0]?.url).toBe(`${server.origin}${path}`);
     }
   });
 
   it('refuses a type it cannot read', async () => {
-    const error = await failure(fetchDocument(`${server.origin}/picture.png`));
+    const error = await failure(fetchDocument(`${server.origin}/picture.png`, { readers }));
     expect(error.message).toMatch(
       /^http:\/\/127\.0\.0\.1:\d+\/picture\.png is image\/png, which ckb cannot read/,
     );
   });
 
   it('refuses addresses that are not http(s)', async () => {
-    expect((await failure(fetchDocument('ftp://example.com/file.txt'))).message).toBe(
+    expect((await failure(fetchDocument('ftp://example.com/file.txt', { readers }))).message).toBe(
       'ftp://example.com/file.txt is not an http(s) address',
     );
-    expect((await failure(fetchDocument('not a url'))).message).toBe('not a url is not a valid web address');
+    expect((await failure(fetchDocument('not a url', { readers }))).message).toBe(
+      'not a url is not a valid web address',
+    );
   });
 
   it('rejects with the abort reason when the caller aborts', async () => {
     const controller = new AbortController();
-    const pending = fetchDocument(`${server.origin}/slow`, { signal: controller.signal });
+    const pending = fetchDocument(`${server.origin}/slow`, { readers, signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     const error = await pending.then(
       () => undefined,
@@ -240,7 +246,7 @@ describe('fetchDocument', () => {
 describe('fetchPages', () => {
   it('numbers pages by their position in the list and reports failing addresses', async () => {
     const urls = [`${server.origin}/article.html`, `${server.origin}/missing`, `${server.origin}/report.pdf`];
-    const { document, failures } = await fetchPages(urls);
+    const { document, failures } = await fetchPages(urls, { readers });
     expect(document.pages.map((entry) => [entry.page, entry.url])).toEqual([
       [1, urls[0]],
       [3, urls[2]],
@@ -250,7 +256,9 @@ describe('fetchPages', () => {
   });
 
   it('fails when every address fails', async () => {
-    const error = await failure(fetchPages([`${server.origin}/missing`, `${server.origin}/loop-a`]));
+    const error = await failure(
+      fetchPages([`${server.origin}/missing`, `${server.origin}/loop-a`], { readers }),
+    );
     expect(error.message).toBe(
       `none of the 2 addresses could be read; the first failure: ${server.origin}/missing answered 404 Not Found`,
     );
@@ -262,18 +270,20 @@ describe('private address guard', () => {
     const before = server.requests.length;
     const port = new URL(server.origin).port;
     const byAddress = await failure(
-      fetchDocument(`${server.origin}/article.html`, { blockPrivateAddresses: true }),
+      fetchDocument(`${server.origin}/article.html`, { readers, blockPrivateAddresses: true }),
     );
     expect(byAddress.message).toBe(
       '127.0.0.1 is not a public internet address, and this daemon refuses to fetch private addresses',
     );
     const byName = await failure(
-      fetchDocument(`http://localhost:${port}/article.html`, { blockPrivateAddresses: true }),
+      fetchDocument(`http://localhost:${port}/article.html`, { readers, blockPrivateAddresses: true }),
     );
     expect(byName.message).toMatch(
       /^localhost resolves to (127\.0\.0\.1|::1), which is not a public internet address/,
     );
-    const ipv6 = await failure(fetchDocument(`http://[::1]:${port}/`, { blockPrivateAddresses: true }));
+    const ipv6 = await failure(
+      fetchDocument(`http://[::1]:${port}/`, { readers, blockPrivateAddresses: true }),
+    );
     expect(ipv6.message).toMatch(/^::1 is not a public internet address/);
     expect(server.requests.length).toBe(before);
   });

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReaders } from '../../daemon/ingest/readers.ts';
 import { readAddress } from '../../daemon/ingest/web/fetch.ts';
 import { crawlWebsite, fetchPages } from '../../daemon/ingest/web/index.ts';
 import { previousFetches } from '../../daemon/ingest/web/previous.ts';
@@ -12,6 +13,7 @@ const page = (title: string, text: string, links: string[] = []) =>
     .map((link) => `<a href="${link}">${link}</a>`)
     .join(' ')}</main></body></html>`;
 
+const readers = createReaders();
 let folder: string;
 let site: RunningServer;
 const edits = new Map<string, string | number>();
@@ -30,19 +32,23 @@ beforeAll(async () => {
   site = await startStaticServer({ root: folder, sitemapFile: sitemap, edits });
 });
 afterAll(async () => {
+  await readers.close();
   await site.close();
   await rm(folder, { recursive: true, force: true });
 });
 
 describe('reading web sources again', () => {
   it('a sitemap crawl asked with the last validators gets 304s and rebuilds the same pages', async () => {
-    const first = await crawlWebsite(`${site.origin}/index.html`);
+    const first = await crawlWebsite(`${site.origin}/index.html`, { html: readers.html });
     expect(first.mode).toBe('sitemap');
     expect(first.pages.map((fetched) => fetched.etag)).toEqual(
       first.pages.map(() => expect.stringMatching(/^"/)),
     );
     edits.set('/b.html', page('B', 'Buoys mark the channel, red to port.'));
-    const again = await crawlWebsite(`${site.origin}/index.html`, { previous: previousFetches(first.pages) });
+    const again = await crawlWebsite(`${site.origin}/index.html`, {
+      html: readers.html,
+      previous: previousFetches(first.pages),
+    });
     edits.clear();
     expect(again.notModified).toBe(3);
     expect(again.document.pages.map((extracted) => extracted.text)).toEqual(
@@ -57,10 +63,10 @@ describe('reading web sources again', () => {
 
   it('a list of addresses keeps what is unchanged or failing for now, and drops what is gone', async () => {
     const urls = ['a', 'b', 'c'].map((name) => `${site.origin}/${name}.html`);
-    const first = await fetchPages(urls);
+    const first = await fetchPages(urls, { readers });
     edits.set('/a.html', 410);
     edits.set('/b.html', 503);
-    const again = await fetchPages(urls, { previous: previousFetches(first.pages) });
+    const again = await fetchPages(urls, { readers, previous: previousFetches(first.pages) });
     edits.clear();
     expect(again.notModified).toBe(1);
     expect(again.failures).toEqual([{ url: urls[0], message: expect.stringContaining('410') }]);
@@ -72,7 +78,7 @@ describe('reading web sources again', () => {
     edits.set('/a.html', 503);
     edits.set('/b.html', 503);
     edits.set('/c.html', 503);
-    await expect(fetchPages(urls, { previous: previousFetches(first.pages) })).rejects.toThrow(
+    await expect(fetchPages(urls, { readers, previous: previousFetches(first.pages) })).rejects.toThrow(
       /none of the 3 addresses could be read/,
     );
     edits.clear();
@@ -80,9 +86,9 @@ describe('reading web sources again', () => {
 
   it('one address unchanged is its last pages, unread', async () => {
     const url = `${site.origin}/c.html`;
-    const first = await readAddress(url);
+    const first = await readAddress(url, { readers });
     const requests = site.requests.length;
-    const again = await readAddress(url, { previous: previousFetches(first.pages) });
+    const again = await readAddress(url, { readers, previous: previousFetches(first.pages) });
     expect(again).toEqual({ ...first, notModified: 1 });
     expect(site.requests.slice(requests)).toEqual(['/c.html']);
   });

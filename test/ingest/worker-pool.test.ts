@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChunkedDocument } from '../../daemon/ingest/chunk-and-embed.ts';
-import { createWorkerPool, type WorkerPool } from '../../daemon/ingest/extract/pool.ts';
+import { createExtractionPool, type ExtractionPool } from '../../daemon/ingest/extract/pool.ts';
 import { failureOf } from '../support/extraction-failure.ts';
 
 const SCRIPTED_WORKER = new URL('../support/scripted-worker.ts', import.meta.url);
 const LIMITS = { timeoutMs: 10_000, maxMemoryMb: 64 };
-let pool: WorkerPool;
+let pool: ExtractionPool;
 
 afterEach(async () => {
   await pool.close();
@@ -27,7 +27,7 @@ function placeOf(chunked: ChunkedDocument): string {
 
 describe('the worker pool with documents made on the main thread', () => {
   it('sends the documents waiting for a worker in one message, each answered with its own result', async () => {
-    pool = createWorkerPool(1, SCRIPTED_WORKER);
+    pool = createExtractionPool(1, SCRIPTED_WORKER);
     const texts = ['slow 50', 'one', 'two', 'three', 'four'];
     const results = await Promise.all(texts.map((text) => chunkText(text)));
     expect(results.map((result) => result.chunks[0]!.text)).toEqual(texts);
@@ -41,7 +41,7 @@ describe('the worker pool with documents made on the main thread', () => {
   });
 
   it('shares the waiting documents between the workers rather than giving one worker all of them', async () => {
-    pool = createWorkerPool(2, SCRIPTED_WORKER);
+    pool = createExtractionPool(2, SCRIPTED_WORKER);
     const texts = ['slow 50', 'slow 50', 'a', 'b', 'c', 'd'];
     const places = (await Promise.all(texts.map((text) => chunkText(text)))).map(placeOf);
     // Both workers were busy when the four came. The first one free took enough to match the other's load
@@ -51,7 +51,7 @@ describe('the worker pool with documents made on the main thread', () => {
   });
 
   it('runs the documents of a message whose worker died again one by one, so only the one at fault fails', async () => {
-    pool = createWorkerPool(1, SCRIPTED_WORKER);
+    pool = createExtractionPool(1, SCRIPTED_WORKER);
     const blocker = chunkText('slow 50');
     const before = chunkText('before');
     const crash = failureOf(chunkText('crash'));
@@ -65,7 +65,7 @@ describe('the worker pool with documents made on the main thread', () => {
   });
 
   it('cancels one document of a message and still answers the others from the same worker', async () => {
-    pool = createWorkerPool(1, SCRIPTED_WORKER);
+    pool = createExtractionPool(1, SCRIPTED_WORKER);
     const controller = new AbortController();
     const blocker = chunkText('slow 20');
     const kept = chunkText('slow 100');
@@ -79,7 +79,7 @@ describe('the worker pool with documents made on the main thread', () => {
   });
 
   it('fails the jobs running and waiting when it closes, and takes no more', async () => {
-    pool = createWorkerPool(1, SCRIPTED_WORKER);
+    pool = createExtractionPool(1, SCRIPTED_WORKER);
     const running = failureOf(chunkText('slow 1000'));
     const waiting = failureOf(chunkText('waiting'));
     await new Promise((resolve) => setTimeout(resolve, 50));

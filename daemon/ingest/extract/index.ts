@@ -4,7 +4,7 @@ import type { ChunkedDocument } from '../chunk-and-embed.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { DEFAULT_RECOGNITION, type RecognitionOptions, type RecognitionProgress } from './pdf-ocr.ts';
-import { createWorkerPool, type WorkerPool } from './pool.ts';
+import { createExtractionPool } from './pool.ts';
 import type { WorkerJob, WorkerResult } from './worker.ts';
 
 export { ExtractionError, type ExtractionFailure } from './errors.ts';
@@ -59,11 +59,14 @@ export interface Extractor {
 const DEFAULTS = { timeoutMs: 60_000, maxMemoryMb: 512, maxBytes: 100 * 1024 * 1024 } as const;
 const POOL_SIZE = 2;
 
+/**
+ * The daemon makes one at start and closes it when it stops; tests make their own. Workers start with the first
+ * job, and free ones are unreferenced, so an extractor never holds the process open.
+ */
 export function createExtractor(poolSize = POOL_SIZE): Extractor {
-  let pool: WorkerPool | undefined;
+  const pool = createExtractionPool(poolSize);
 
   function run<Job extends WorkerJob>(job: Job, options: ExtractOptions): Promise<WorkerResult<Job>> {
-    pool ??= createWorkerPool(poolSize);
     const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     const recognition = options.recognition ?? DEFAULT_RECOGNITION;
     return pool.run(job, {
@@ -111,10 +114,7 @@ export function createExtractor(poolSize = POOL_SIZE): Extractor {
         options,
       );
     },
-    async close() {
-      await pool?.close();
-      pool = undefined;
-    },
+    close: () => pool.close(),
   };
 }
 
@@ -140,39 +140,4 @@ function checkSize(size: number, fileName: string, options: ExtractOptions): voi
 
 function formatMegabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-// The daemon has one extraction pool; its workers are unreferenced while idle, so it never holds the process open.
-const shared = createExtractor();
-
-/** Reads a file from disk and returns its pages. Runs the parser in a worker thread. */
-export function extractFile(
-  path: string,
-  fileName: string,
-  options?: ExtractOptions,
-): Promise<ExtractedDocument> {
-  return shared.extractFile(path, fileName, options);
-}
-
-/** Same for bytes already in memory (used for URLs that point at files). */
-export function extractBuffer(
-  bytes: Uint8Array,
-  fileName: string,
-  options?: ExtractOptions,
-): Promise<ExtractedDocument> {
-  return shared.extractBuffer(bytes, fileName, options);
-}
-
-/** Reads, parses, chunks and (given an embedder) embeds a file in one worker job. */
-export function prepareFile(file: StoredFile, options?: PrepareOptions): Promise<ChunkedDocument> {
-  return shared.prepareFile(file, options);
-}
-
-/** Chunks and embeds a document made on this thread (text, web pages) in a worker job. */
-export function prepareDocument(
-  document: ExtractedDocument,
-  name: string,
-  options?: PrepareOptions,
-): Promise<ChunkedDocument> {
-  return shared.prepareDocument(document, name, options);
 }

@@ -1,18 +1,12 @@
 import { extname } from 'node:path';
 import CFB from 'cfb';
 import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
+import { decodeText } from '../decode-text.ts';
 import type { ExtractedDocument } from '../types.ts';
-import {
-  declaredHtmlCharset,
-  decodeText,
-  hasPdfHeader,
-  isOleContainer,
-  isZipArchive,
-  looksLikeHtml,
-} from './decode.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { normalizeText } from './normalize.ts';
 import type { ScannedPageOptions } from './pdf-ocr.ts';
+import { hasPdfHeader, isOleContainer, isZipArchive, looksLikeHtml } from './sniff.ts';
 import { checkUnzippedSize } from './unzipped-size.ts';
 
 // An e-mail attached to an e-mail is read, but no deeper: a crafted message cannot recurse without end.
@@ -170,7 +164,7 @@ async function readFormat(
 
 async function readHtml(bytes: Uint8Array): Promise<ExtractedDocument> {
   const { htmlToPage } = await import('./html.ts');
-  const page = htmlToPage(decodeText(bytes, declaredHtmlCharset(bytes)));
+  const page = htmlToPage(decodeText(bytes, { markup: true }));
   return page.title
     ? { pages: [{ page: 1, text: page.text, title: page.title }], title: page.title }
     : { pages: [{ page: 1, text: page.text }] };

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { createThreadPool, type Interruption, type PooledThread } from '../thread-pool.ts';
 import { ExtractionError } from './errors.ts';
 import type { RecognitionProgress } from './pdf-ocr.ts';
 import type { JobOutcome, WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from './worker.ts';
@@ -40,7 +40,7 @@ export interface JobOptions {
   onProgress?: ((progress: RecognitionProgress) => void) | undefined;
 }
 
-export interface WorkerPool {
+export interface ExtractionPool {
   /** Runs one job in a worker; the time and memory limits cover all of it. */
   run<Job extends WorkerJob>(job: Job, options: JobOptions): Promise<WorkerResult<Job>>;
   /** Terminates every worker; jobs running or waiting fail. */
@@ -58,80 +58,47 @@ interface PendingJob {
   onAbort(): void;
 }
 
-interface PooledWorker {
-  worker: Worker;
-  memoryMb: number;
-  /** The jobs of the message the worker is answering; none while it is idle. */
-  running: PendingJob[] | undefined;
-  timer?: NodeJS.Timeout | undefined;
+/** The jobs of one message, and the worker answering it. */
+interface SentGroup {
+  jobs: PendingJob[];
+  thread: PooledThread<WorkerRequest, WorkerResponse>;
+  /** The time limit running: the whole message's, or, once scanned pages are being recognised, one page's. */
+  limit: 'timeoutMs' | 'pageTimeoutMs';
 }
 
 /**
- * Parsers run in worker threads with a heap limit, so a hostile file can exhaust only its worker's memory and
- * a stuck parser can be terminated. Chunking and offline embedding run there too, in the parser's job, which
- * keeps that CPU work off the thread serving requests. Workers are kept for reuse; one started with another
- * memory limit is replaced when a job needs a different one. `workerUrl` must answer as `worker.ts` does.
+ * Parsers run in worker threads (thread-pool.ts), so a hostile file can exhaust only its worker's memory and a
+ * stuck parser can be terminated. Chunking and offline embedding run there too, in the parser's job, which
+ * keeps that CPU work off the thread serving requests. A worker started with another memory limit is replaced
+ * when a job needs a different one. `workerUrl` must answer as `worker.ts` does.
+ *
+ * Its own queue rather than tinypool's or piscina's: those send one task per message to workers that share one
+ * heap limit, and this pool groups waiting documents into one message by the load of the other workers, runs a
+ * group's jobs again alone when its worker dies, gives each job its own heap limit, and re-arms a job's time
+ * limit on news of its scanned pages.
  */
-export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKER_URL): WorkerPool {
-  const workers: PooledWorker[] = [];
+export function createExtractionPool(size: number, workerUrl: URL = EXTRACTION_WORKER_URL): ExtractionPool {
   const queue: PendingJob[] = [];
+  const sent = new Set<SentGroup>();
   let closed = false;
+  const threads = createThreadPool<WorkerRequest, WorkerResponse>({
+    url: workerUrl,
+    size,
+    resourceLimits: (memoryMb) => ({
+      maxOldGenerationSizeMb: memoryMb,
+      maxYoungGenerationSizeMb: youngGenerationMb(memoryMb),
+    }),
+    onFree: dispatch,
+  });
 
-  function spawn(memoryMb: number): PooledWorker {
-    const pooled: PooledWorker = {
-      worker: new Worker(workerUrl, {
-        resourceLimits: {
-          maxOldGenerationSizeMb: memoryMb,
-          maxYoungGenerationSizeMb: youngGenerationMb(memoryMb),
-        },
-      }),
-      memoryMb,
-      running: undefined,
-    };
-    pooled.worker.on('message', (response: WorkerResponse) => answered(pooled, response));
-    // A worker that dies, idle or not, must not take the daemon with it (an unhandled 'error' would).
-    pooled.worker.on('error', (error: Error) => died(pooled, (job) => crashed(job, error)));
-    pooled.worker.on('exit', (code: number) =>
-      died(pooled, (job) =>
-        ExtractionError.cannotRead(
-          job.job.fileName,
-          'unreadable',
-          `the reader stopped unexpectedly (exit code ${code})`,
-        ),
-      ),
-    );
-    workers.push(pooled);
-    return pooled;
-  }
-
-  function retire(pooled: PooledWorker): void {
-    const index = workers.indexOf(pooled);
-    if (index === -1) return;
-    workers.splice(index, 1);
-    clearTimeout(pooled.timer);
-    pooled.running = undefined;
-    void pooled.worker.terminate();
-  }
-
-  /** Sends waiting jobs to idle workers, starting workers up to the pool's size. */
+  /** Sends waiting jobs to free workers, starting workers up to the pool's size. */
   function dispatch(): void {
     while (queue.length > 0 && !closed) {
       const first = queue[0]!;
-      const pooled = workerFor(first.options.maxMemoryMb);
-      if (!pooled) return;
-      send(pooled, takeGroup(first));
+      const thread = threads.free(first.options.maxMemoryMb);
+      if (!thread) return;
+      send(thread, takeGroup(first));
     }
-  }
-
-  function workerFor(memoryMb: number): PooledWorker | undefined {
-    const idle = workers.find((pooled) => !pooled.running && pooled.memoryMb === memoryMb);
-    if (idle) return idle;
-    if (workers.length >= size) {
-      const other = workers.find((pooled) => !pooled.running);
-      if (!other) return undefined;
-      retire(other);
-    }
-    return spawn(memoryMb);
   }
 
   /**
@@ -143,7 +110,8 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
     queue.shift();
     if (!groupable(first)) return [first];
     const group = [first];
-    const running = workers.reduce((sum, pooled) => sum + (pooled.running?.length ?? 0), 0);
+    let running = 0;
+    for (const other of sent) running += other.jobs.length;
     const share = Math.ceil((queue.length + 1 + running) / size);
     let characters = charactersOf(first.job);
     for (let index = 0; index < queue.length && group.length < Math.min(share, MAX_JOBS_PER_MESSAGE); ) {
@@ -164,82 +132,70 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
     return group;
   }
 
-  function send(pooled: PooledWorker, group: PendingJob[]): void {
-    pooled.running = group;
-    pooled.worker.ref();
-    arm(pooled, group, 'timeoutMs');
-    const request: WorkerRequest = { jobs: group.map((pending) => pending.job) };
-    pooled.worker.postMessage(request);
-  }
-
-  /** (Re)starts the time limit of the message a worker is answering: the whole job's, or one page's. */
-  function arm(pooled: PooledWorker, group: PendingJob[], limit: 'timeoutMs' | 'pageTimeoutMs'): void {
-    clearTimeout(pooled.timer);
-    const limitOf = (options: JobOptions) => options[limit] ?? options.timeoutMs;
-    const timeoutMs = Math.max(...group.map((pending) => limitOf(pending.options)));
-    pooled.timer = setTimeout(
-      () =>
-        died(pooled, (job) =>
-          ExtractionError.cannotRead(
-            job.job.fileName,
-            'timeout',
-            limit === 'timeoutMs'
-              ? `reading it took longer than ${formatSeconds(job.options.timeoutMs)}; the file may be too large or malformed, so try splitting it`
-              : `a scanned page took longer than ${formatSeconds(limitOf(job.options))} to render and read; the file may be malformed, so try splitting it`,
-          ),
-        ),
-      timeoutMs,
+  function send(thread: PooledThread<WorkerRequest, WorkerResponse>, jobs: PendingJob[]): void {
+    const group: SentGroup = { jobs, thread, limit: 'timeoutMs' };
+    sent.add(group);
+    const request: WorkerRequest = { jobs: jobs.map((pending) => pending.job) };
+    thread.assign(
+      request,
+      {
+        onMessage: (response) => answered(group, response),
+        onInterrupt: (interruption) => interrupted(group, interruption),
+      },
+      limitOf(group),
     );
   }
 
-  function answered(pooled: PooledWorker, response: WorkerResponse): void {
-    const group = pooled.running;
-    if (!group) return;
+  function limitOf(group: SentGroup): number {
+    return Math.max(...group.jobs.map((pending) => jobLimit(pending.options, group.limit)));
+  }
+
+  /** Whether the response answers the group (rather than bringing news of its recognition). */
+  function answered(group: SentGroup, response: WorkerResponse): boolean {
     if ('progress' in response) {
       // A file's recognition runs for as many pages as it has, each with its own limit in the worker: the job's
       // limit is what may pass between two pages, which only a stuck parser or renderer reaches.
-      arm(pooled, group, 'pageTimeoutMs');
-      for (const pending of group) if (!pending.settled) pending.options.onProgress?.(response.progress);
-      return;
+      group.limit = 'pageTimeoutMs';
+      group.thread.extend(limitOf(group));
+      for (const pending of group.jobs) if (!pending.settled) pending.options.onProgress?.(response.progress);
+      return false;
     }
-    clearTimeout(pooled.timer);
-    pooled.running = undefined;
-    // Idle workers must not keep the process alive.
-    pooled.worker.unref();
-    group.forEach((pending, index) => {
+    sent.delete(group);
+    group.jobs.forEach((pending, index) => {
       settleWith(pending, response.outcomes[index]!);
     });
-    dispatch();
+    return true;
   }
 
   /**
    * A worker crashed, ran out of memory or time, or was stopped. A job alone fails with what happened; the jobs
    * of a group go back to the front of the queue to run alone, so only the one at fault fails.
    */
-  function died(pooled: PooledWorker, failure: (job: PendingJob) => Error): void {
-    const sent = pooled.running ?? [];
-    const unanswered = sent.filter((pending) => !pending.settled);
-    retire(pooled);
-    if (sent.length > 1 && !closed) {
+  function interrupted(group: SentGroup, interruption: Interruption): void {
+    sent.delete(group);
+    const unanswered = group.jobs.filter((pending) => !pending.settled);
+    if (group.jobs.length > 1 && !closed) {
       for (const pending of unanswered) pending.alone = true;
       queue.unshift(...unanswered);
-    } else {
-      for (const pending of unanswered) settle(pending, () => pending.reject(failure(pending)));
+      return;
     }
-    dispatch();
+    for (const pending of unanswered) {
+      settle(pending, () => pending.reject(failure(pending, interruption, group.limit)));
+    }
   }
 
   function cancel(pending: PendingJob): void {
     if (pending.settled) return;
     const queued = queue.indexOf(pending);
     if (queued !== -1) queue.splice(queued, 1);
+    settle(pending, () => pending.reject(cancelled(pending.job.fileName, pending.options.signal?.reason)));
     // A job running alone may be a parser stuck on a hostile file: stop its worker. One in a group lets the
     // others finish; its answer is dropped.
-    const owner = workers.find((pooled) => pooled.running?.includes(pending));
-    settle(pending, () => pending.reject(cancelled(pending.job.fileName, pending.options.signal?.reason)));
-    if (owner && owner.running?.length === 1) {
-      retire(owner);
-      dispatch();
+    for (const group of sent) {
+      if (group.jobs.length === 1 && group.jobs[0] === pending) {
+        sent.delete(group);
+        group.thread.stop();
+      }
     }
   }
 
@@ -294,10 +250,40 @@ export function createWorkerPool(size: number, workerUrl: URL = EXTRACTION_WORKE
       );
     }
     // Jobs running fail as their workers exit.
-    await Promise.all(workers.map((pooled) => pooled.worker.terminate()));
+    await threads.close();
   }
 
   return { run, close };
+}
+
+function jobLimit(options: JobOptions, limit: SentGroup['limit']): number {
+  return options[limit] ?? options.timeoutMs;
+}
+
+function failure(
+  pending: PendingJob,
+  interruption: Interruption,
+  limit: SentGroup['limit'],
+): ExtractionError {
+  const { fileName } = pending.job;
+  switch (interruption.kind) {
+    case 'crash':
+      return crashed(pending, interruption.error);
+    case 'exit':
+      return ExtractionError.cannotRead(
+        fileName,
+        'unreadable',
+        `the reader stopped unexpectedly (exit code ${interruption.code})`,
+      );
+    case 'timeout':
+      return ExtractionError.cannotRead(
+        fileName,
+        'timeout',
+        limit === 'timeoutMs'
+          ? `reading it took longer than ${formatSeconds(pending.options.timeoutMs)}; the file may be too large or malformed, so try splitting it`
+          : `a scanned page took longer than ${formatSeconds(jobLimit(pending.options, limit))} to render and read; the file may be malformed, so try splitting it`,
+      );
+  }
 }
 
 function groupable(pending: PendingJob): boolean {

@@ -1,5 +1,5 @@
+import { decodeText } from '../decode-text.ts';
 import type { ExtractedDocument } from '../types.ts';
-import { decodeText } from './decode.ts';
 import { ExtractionError } from './errors.ts';
 
 export function readPlainText(bytes: Uint8Array): ExtractedDocument {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import type { WebPage } from '../../web-page.ts';
+import { decodeText } from '../decode-text.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
-import { decodeText } from './charset.ts';
 import { classifyResponse, titled } from './document.ts';
 import { FetchError } from './errors.ts';
 import type { FetchFailure } from './fetch.ts';
-import { sharedHtmlExtractor } from './html-pool.ts';
+import type { HtmlExtractor } from './html-pool.ts';
 import {
   createWebClient,
   defaultUserAgent,
@@ -25,6 +25,8 @@ import { type RobotsRules, readRobots } from './robots.ts';
 import { readSitemaps, sameOrigin } from './sitemap.ts';
 
 export interface CrawlOptions extends FetchOptions {
+  /** Reads each page's HTML in a worker. */
+  html: HtmlExtractor;
   /** Default 200. */
   maxPages?: number;
   /** Link distance from the start page (depth 0). Sitemap pages count as depth 1. Default 3. */
@@ -96,6 +98,7 @@ type Outcome =
   | { kind: 'failure'; failure: FetchFailure };
 
 interface CrawlState {
+  html: HtmlExtractor;
   origin: string;
   robots: RobotsRules;
   /** Addresses queued or fetched, so each is requested once. */
@@ -113,7 +116,7 @@ interface CrawlState {
 }
 
 /** `website` sources: a same-origin crawl from `startUrl`, from the sitemap when there is one, else by links. */
-export async function crawlWebsite(startUrl: string, options: CrawlOptions = {}): Promise<CrawlResult> {
+export async function crawlWebsite(startUrl: string, options: CrawlOptions): Promise<CrawlResult> {
   const maxPages = options.maxPages ?? 200;
   const maxDepth = options.maxDepth ?? 3;
   const concurrency = options.concurrencyPerHost ?? 4;
@@ -121,7 +124,7 @@ export async function crawlWebsite(startUrl: string, options: CrawlOptions = {})
   const client = createWebClient(options);
   try {
     const start = parseHttpUrl(startUrl);
-    const state = await beginCrawl(client, start, userAgent, options.previous ?? new Map());
+    const state = await beginCrawl(client, start, userAgent, options.html, options.previous ?? new Map());
     // A start page that cannot be read fails the sync, whatever its last version: the site may be down.
     const startOutcome = await fetchPage(client, state, start.href, {
       anyOrigin: true,
@@ -175,6 +178,7 @@ async function beginCrawl(
   client: WebClient,
   start: URL,
   userAgent: string,
+  html: HtmlExtractor,
   previous: PreviousFetches,
 ): Promise<CrawlState> {
   const robots = await readRobots(client, start.origin, userAgent);
@@ -182,6 +186,7 @@ async function beginCrawl(
     throw new FetchError(start.href, `the robots.txt of ${start.origin} forbids crawling ${start.href}`);
   }
   return {
+    html,
     origin: start.origin,
     robots,
     seen: new Set([start.href]),
@@ -292,8 +297,8 @@ async function fetchPage(
     if (!state.robots.allows(finalUrl)) return skip('disallowed-by-robots');
     if (response.status === 304 && previous) return lastVersion(url, previous, 'not-modified');
     if (classifyResponse(response.url, response.mediaType).kind !== 'html') return skip('not-html');
-    const page = await sharedHtmlExtractor.extract(
-      decodeText(await response.read(), response.charset),
+    const page = await state.html.extract(
+      decodeText(await response.read(), { charset: response.charset, markup: true }),
       response.url,
     );
     return { kind: 'page', requestedUrl: url, url: response.url, ...page, ...responseValidators(response) };

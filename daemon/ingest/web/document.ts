@@ -1,8 +1,9 @@
 import { extname } from 'node:path';
 import { isSupportedExtension, type SupportedExtension } from '../../../src/api/files.ts';
-import { extractBuffer, type HtmlPage, htmlToPage, type RecognitionOptions } from '../extract/index.ts';
+import { decodeText } from '../decode-text.ts';
+import type { RecognitionOptions } from '../extract/index.ts';
+import type { Readers } from '../readers.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
-import { decodeText } from './charset.ts';
 import { FetchError } from './errors.ts';
 import type { OpenResponse } from './http.ts';
 
@@ -60,13 +61,11 @@ function unreadableError(url: string, mediaType: string): FetchError {
   );
 }
 
-export type HtmlReader = (html: string, url: string) => HtmlPage | Promise<HtmlPage>;
-
-/** Reads an opened response as a document: HTML through htmlToPage, anything else as the file it is. */
+/** Reads an opened response as a document in a worker: HTML as a page, anything else as the file it is. */
 export async function readResponse(
   response: OpenResponse,
-  readHtml: HtmlReader = (html, url) => htmlToPage(html, url),
-  recognition?: RecognitionOptions | false,
+  readers: Readers,
+  recognition: RecognitionOptions | false | undefined,
 ): Promise<ExtractedDocument> {
   const reading = classifyResponse(response.url, response.mediaType);
   if (reading.kind === 'unreadable') {
@@ -75,13 +74,18 @@ export async function readResponse(
   }
   const bytes = await response.read();
   if (reading.kind === 'html') {
-    const page = await readHtml(decodeText(bytes, response.charset), response.url);
+    const page = await readers.html.extract(
+      decodeText(bytes, { charset: response.charset, markup: true }),
+      response.url,
+    );
     return {
       pages: [{ page: 1, text: page.text, url: response.url, ...titled(page.title) }],
       ...titled(page.title),
     };
   }
-  const document = await extractBuffer(bytes, fileNameFor(response.url, reading.extension), { recognition });
+  const document = await readers.files.extractBuffer(bytes, fileNameFor(response.url, reading.extension), {
+    recognition,
+  });
   return { ...document, pages: document.pages.map((page) => ({ ...page, url: response.url })) };
 }
 

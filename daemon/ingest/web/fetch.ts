@@ -1,11 +1,11 @@
 import type { WebPage } from '../../web-page.ts';
 import type { RecognitionOptions } from '../extract/index.ts';
+import type { Readers } from '../readers.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { asSinglePage, readResponse } from './document.ts';
 import { FetchError } from './errors.ts';
-import { sharedHtmlExtractor } from './html-pool.ts';
 import { createWebClient, type FetchOptions } from './http.ts';
-import { mapConcurrent } from './pool.ts';
+import { mapConcurrent } from './map-concurrent.ts';
 import {
   asExtractedPage,
   documentOf,
@@ -29,18 +29,20 @@ export interface FetchedDocument {
 }
 
 export interface ReadOptions extends FetchOptions {
+  /** Read what the responses hold in workers. */
+  readers: Readers;
   recognition?: RecognitionOptions | false | undefined;
   /** What the last version read, by address: asked again with its validators. */
   previous?: PreviousFetches | undefined;
 }
 
 /** One address → its page(s): HTML → main text; an address of a supported file type is read as that file. */
-export async function fetchDocument(url: string, options: ReadOptions = {}): Promise<ExtractedDocument> {
+export async function fetchDocument(url: string, options: ReadOptions): Promise<ExtractedDocument> {
   return (await readAddress(url, options)).document;
 }
 
 /** `url` sources (and files by URL): one address, asked with the last version's validators when there is one. */
-export async function readAddress(url: string, options: ReadOptions = {}): Promise<FetchedDocument> {
+export async function readAddress(url: string, options: ReadOptions): Promise<FetchedDocument> {
   const client = createWebClient(options);
   try {
     const previous = options.previous?.get(url);
@@ -48,7 +50,7 @@ export async function readAddress(url: string, options: ReadOptions = {}): Promi
     if (response.status === 304 && previous)
       return { document: documentOf(previous.pages), pages: previous.pages, notModified: 1 };
     const validators = responseValidators(response);
-    const document = await readResponse(response, undefined, options.recognition);
+    const document = await readResponse(response, options.readers, options.recognition);
     const pages = document.pages.map((page) => ({
       position: page.page,
       address: url,
@@ -73,7 +75,7 @@ export async function readAddress(url: string, options: ReadOptions = {}): Promi
  */
 export async function fetchPages(
   urls: string[],
-  options: ReadOptions & { concurrency?: number } = {},
+  options: ReadOptions & { concurrency?: number },
 ): Promise<FetchedDocument & { failures: FetchFailure[]; kept: FetchFailure[] }> {
   const client = createWebClient(options);
   try {
@@ -86,7 +88,7 @@ export async function fetchPages(
         }
         const validators = responseValidators(response);
         const page = asSinglePage(
-          await readResponse(response, sharedHtmlExtractor.extract, options.recognition),
+          await readResponse(response, options.readers, options.recognition),
           index + 1,
           url,
         );

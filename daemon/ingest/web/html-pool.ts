@@ -1,21 +1,20 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { HtmlPage } from '../extract/index.ts';
+import { createThreadPool, type Interruption } from '../thread-pool.ts';
+import type { HtmlReply, HtmlRequest } from './html-worker.ts';
 
 /** Turns HTML into page text off the main thread. */
 export interface HtmlExtractor {
   extract(html: string, url: string): Promise<HtmlPage>;
+  /** Terminates every worker; pages being read or waiting fail. */
+  close(): Promise<void>;
 }
 
 interface Task {
-  html: string;
-  url: string;
+  request: HtmlRequest;
   resolve: (page: HtmlPage) => void;
   reject: (error: Error) => void;
-  timer?: NodeJS.Timeout;
 }
-
-type Reply = { page: HtmlPage } | { error: string };
 
 /** Bounds for one page: a hostile or broken page costs its page, never the daemon's memory or a stuck crawl. */
 const WORKER_HEAP_MB = 256;
@@ -27,70 +26,69 @@ const workerFile = new URL(
 );
 
 /**
- * Readability takes from tens of milliseconds to over a second per page, which would stall the daemon's
- * event loop during a crawl; worker threads keep it responsive and use every core. Idle workers are
- * unreferenced, so the pool never holds the process open, and they are kept because starting one
- * (loading linkedom and Readability) costs more than a typical page.
+ * Readability takes from tens of milliseconds to over a second per page, which would stall the daemon's event
+ * loop; every page, of a crawl or of a single address, is read by these workers, which keep it responsive and
+ * use every core. Each page goes in a message of its own, so a hostile page can only fail itself.
  */
 export function createHtmlExtractor(size = availableParallelism()): HtmlExtractor {
-  const workers = new Set<Worker>();
-  const idle: Worker[] = [];
   const queue: Task[] = [];
-  const running = new Map<Worker, Task>();
+  let closed = false;
+  const threads = createThreadPool<HtmlRequest, HtmlReply>({
+    url: workerFile,
+    size,
+    resourceLimits: (memoryMb) => ({ maxOldGenerationSizeMb: memoryMb }),
+    onFree: dispatch,
+  });
 
-  const dispatch = () => {
-    while (queue.length > 0 && (idle.length > 0 || workers.size < size)) {
-      const worker = idle.pop() ?? spawn();
+  function dispatch(): void {
+    while (queue.length > 0 && !closed) {
+      const thread = threads.free(WORKER_HEAP_MB);
+      if (!thread) return;
       const task = queue.shift()!;
-      running.set(worker, task);
-      worker.ref();
-      task.timer = setTimeout(() => {
-        retire(worker, new Error(`reading the page took longer than ${PAGE_TIMEOUT_MS / 1000} s`));
-        void worker.terminate();
-      }, PAGE_TIMEOUT_MS);
-      worker.postMessage({ html: task.html, url: task.url });
-    }
-  };
-  const settle = (worker: Worker, outcome: (task: Task) => void) => {
-    const task = running.get(worker);
-    running.delete(worker);
-    if (!task) return;
-    clearTimeout(task.timer);
-    outcome(task);
-  };
-  const retire = (worker: Worker, error: Error) => {
-    workers.delete(worker);
-    const idleIndex = idle.indexOf(worker);
-    if (idleIndex >= 0) idle.splice(idleIndex, 1);
-    settle(worker, (task) => task.reject(error));
-    dispatch();
-  };
-  const spawn = (): Worker => {
-    const worker = new Worker(workerFile, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    worker.on('message', (reply: Reply) => {
-      settle(worker, (task) =>
-        'page' in reply ? task.resolve(reply.page) : task.reject(new Error(reply.error)),
+      thread.assign(
+        task.request,
+        {
+          onMessage(reply) {
+            if ('page' in reply) task.resolve(reply.page);
+            else task.reject(new Error(reply.error));
+            return true;
+          },
+          onInterrupt: (interruption) => task.reject(interruptionError(interruption)),
+        },
+        PAGE_TIMEOUT_MS,
       );
-      worker.unref();
-      idle.push(worker);
-      dispatch();
-    });
-    worker.on('error', (error) => retire(worker, error));
-    worker.on('exit', (code) =>
-      retire(worker, new Error(`the HTML extraction worker stopped (exit code ${code})`)),
-    );
-    workers.add(worker);
-    return worker;
-  };
+    }
+  }
 
   return {
     extract: (html, url) =>
       new Promise<HtmlPage>((resolve, reject) => {
-        queue.push({ html, url, resolve, reject });
+        if (closed) {
+          reject(stoppedError());
+          return;
+        }
+        queue.push({ request: { html, url }, resolve, reject });
         dispatch();
       }),
+    async close() {
+      closed = true;
+      for (const task of queue.splice(0)) task.reject(stoppedError());
+      await threads.close();
+    },
   };
 }
 
-/** The one pool every crawl and URL list shares. */
-export const sharedHtmlExtractor: HtmlExtractor = createHtmlExtractor();
+function stoppedError(): Error {
+  return new Error('the HTML extraction workers were stopped');
+}
+
+function interruptionError(interruption: Interruption): Error {
+  switch (interruption.kind) {
+    case 'timeout':
+      return new Error(`reading the page took longer than ${PAGE_TIMEOUT_MS / 1000} s`);
+    case 'crash':
+      return interruption.error;
+    case 'exit':
+      return new Error(`the HTML extraction worker stopped (exit code ${interruption.code})`);
+  }
+}

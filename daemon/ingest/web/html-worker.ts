@@ -1,10 +1,18 @@
 import { parentPort } from 'node:worker_threads';
-import { htmlToPage } from '../extract/index.ts';
+import { type HtmlPage, htmlToPage } from '../extract/html.ts';
 
-parentPort?.on('message', (task: { html: string; url: string }) => {
+export interface HtmlRequest {
+  html: string;
+  url: string;
+}
+export type HtmlReply = { page: HtmlPage } | { error: string };
+
+parentPort?.on('message', (task: HtmlRequest) => {
+  let reply: HtmlReply;
   try {
-    parentPort?.postMessage({ page: htmlToPage(task.html, task.url) });
+    reply = { page: htmlToPage(task.html, task.url) };
   } catch (error) {
-    parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    reply = { error: error instanceof Error ? error.message : String(error) };
   }
+  parentPort?.postMessage(reply);
 });

@@ -1,5 +1,5 @@
 import robotsParserModule from 'robots-parser';
-import { decodeText } from './charset.ts';
+import { decodeText } from '../decode-text.ts';
 import { FetchError } from './errors.ts';
 import type { WebClient } from './http.ts';
 
@@ -21,7 +21,7 @@ export async function readRobots(client: WebClient, origin: string, userAgent: s
   let text: string;
   try {
     const response = await client.open(robotsUrl, 'text/plain,*/*;q=0.5');
-    text = decodeText(await response.read(), response.charset);
+    text = decodeText(await response.read(), { charset: response.charset });
   } catch (error) {
     if (!(error instanceof FetchError) || error.status === undefined) throw error;
     if (error.status < 500) return { allows: () => true, sitemaps: [] };

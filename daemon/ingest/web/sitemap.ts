@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { decodeText } from './charset.ts';
+import { decodeText } from '../decode-text.ts';
 import type { WebClient } from './http.ts';
 
 const maxSitemapFiles = 50;
@@ -37,7 +37,7 @@ async function readSitemapFile(client: WebClient, url: string): Promise<string |
     const response = await client.open(url, 'application/xml,text/xml;q=0.9,*/*;q=0.5');
     const bytes = await response.read();
     const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
-    return decodeText(gzipped ? gunzipSync(bytes) : bytes, response.charset);
+    return decodeText(gzipped ? gunzipSync(bytes) : bytes, { charset: response.charset, markup: true });
   } catch {
     return undefined;
   }
