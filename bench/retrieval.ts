@@ -11,7 +11,7 @@ import {
 import type { Embedder } from '../daemon/ingest/embed/embedder.ts';
 import { createHashedEmbedder } from '../daemon/ingest/embed/hashed.ts';
 import { countTokens } from '../daemon/ingest/token-count.ts';
-import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
+import { DEFAULT_FUSION, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import {
   combine,
@@ -21,7 +21,12 @@ import {
   rerank,
   rerankSignals,
 } from '../daemon/retrieve/rerank.ts';
-import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import {
+  type ChunkHit,
+  type ChunkIndex,
+  type ChunkRecord,
+  openChunkIndex,
+} from '../daemon/store/chunk-index.ts';
 import { createPlainBm25Peer } from './peers/bm25.ts';
 import { createLangChainPeer } from './peers/langchain.ts';
 import { createMiniSearchPeer } from './peers/minisearch.ts';
@@ -266,7 +271,7 @@ async function chunkSweep(set: QaSet, embedder: Embedder) {
 
 /** A question's fused candidates and their rerank signals. */
 interface Candidate {
-  fused: FusedHit[];
+  fused: ChunkHit[];
   signals: RerankSignals[] | undefined;
 }
 

@@ -1,17 +1,14 @@
 import type { ModelName } from '../../src/api/applications.ts';
 import type { Usage } from '../../src/api/conversations.ts';
+import type { Passage } from '../retrieve/index.ts';
 
-/** One retrieved chunk handed to the responder; `number` is how the reply cites it (`[number]`). */
-export interface ContextPassage {
+/**
+ * A retrieved passage handed to the responder, as it reads it; `number` is how the reply cites it (`[number]`).
+ * The passage is given as retrieval returned it, numbered, not copied into another shape.
+ */
+export type ContextPassage = Pick<Passage, 'sourceId' | 'sourceName' | 'page' | 'text' | 'url' | 'score'> & {
   number: number;
-  sourceName: string;
-  sourceId: string;
-  page: number;
-  text: string;
-  url?: string;
-  /** Retrieval score in [0, 1], higher is more relevant. */
-  score: number;
-}
+};
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';
