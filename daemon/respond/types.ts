@@ -23,10 +23,15 @@ export interface ReplyRequest {
   passages: ContextPassage[];
 }
 
-export type ReplyEvent =
-  | { type: 'text-delta'; delta: string }
-  /** `usedPassages`: the passage numbers the reply relied on, best first. */
-  | { type: 'finish'; usage: Usage; usedPassages: number[] };
+/**
+ * A streamed reply's events, one vocabulary from the responder to the route: its text as it comes, passed on as
+ * it is, then what the stage yielding them finishes with. Only a route names them as its wire does (SSE
+ * `chunk`/`done`, OpenAI's chunks).
+ */
+export type ReplyStreamEvent<Finish> = { type: 'text-delta'; delta: string } | ({ type: 'finish' } & Finish);
+
+/** The responder's: it finishes with the usage and `usedPassages`, the passage numbers relied on, best first. */
+export type ReplyEvent = ReplyStreamEvent<{ usage: Usage; usedPassages: number[] }>;
 
 export interface TitleInput {
   model: ModelName;
