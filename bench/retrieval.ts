@@ -10,7 +10,7 @@ import {
   DEFAULT_OVERLAP_TOKENS,
   DEFAULT_TARGET_TOKENS,
 } from '../daemon/ingest/chunk.ts';
-import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
+import { DEFAULT_FUSION, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
 import {
   combine,
@@ -20,7 +20,12 @@ import {
   rerank,
   rerankSignals,
 } from '../daemon/retrieve/rerank.ts';
-import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
+import {
+  type ChunkHit,
+  type ChunkIndex,
+  type ChunkRecord,
+  openChunkIndex,
+} from '../daemon/store/chunk-index.ts';
 import { countTokens } from '../daemon/text/token-count.ts';
 import { createPlainBm25Peer } from './peers/bm25.ts';
 import { createLangChainPeer } from './peers/langchain.ts';
@@ -266,7 +271,7 @@ async function chunkSweep(set: QaSet, embedder: Embedder) {
 
 /** A question's fused candidates and their rerank signals. */
 interface Candidate {
-  fused: FusedHit[];
+  fused: ChunkHit[];
   signals: RerankSignals[] | undefined;
 }
 

@@ -84,12 +84,9 @@ export async function buildSquadIndex(): Promise<SquadIndex> {
         limit,
       });
       return passages.map((passage, position) => ({
+        ...passage,
         number: position + 1,
         sourceName: basename(passage.sourceId),
-        sourceId: passage.sourceId,
-        page: passage.page,
-        text: passage.text,
-        score: passage.score,
       }));
     },
     dispose: async () => {

@@ -31,7 +31,7 @@ function servicesKnowledgeBase(deps: McpDependencies, caller: Caller): Knowledge
     async ask(input, { signal }) {
       const body = parseWith(CreateConversationBody, input);
       for await (const event of await services.conversations.turn(account, body, signal)) {
-        if (event.type === 'done') return event.reply;
+        if (event.type === 'finish') return event.reply;
       }
       throw new Error('the turn ended without a reply');
     },

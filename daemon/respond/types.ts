@@ -1,17 +1,14 @@
 import type { ModelName } from '../../src/api/applications.ts';
 import type { Usage } from '../../src/api/conversations.ts';
+import type { Passage } from '../retrieve/index.ts';
 
-/** One retrieved chunk handed to the responder; `number` is how the reply cites it (`[number]`). */
-export interface ContextPassage {
+/**
+ * A retrieved passage handed to the responder, as it reads it; `number` is how the reply cites it (`[number]`).
+ * The passage is given as retrieval returned it, numbered, not copied into another shape.
+ */
+export type ContextPassage = Pick<Passage, 'sourceId' | 'sourceName' | 'page' | 'text' | 'url' | 'score'> & {
   number: number;
-  sourceName: string;
-  sourceId: string;
-  page: number;
-  text: string;
-  url?: string;
-  /** Retrieval score in [0, 1], higher is more relevant. */
-  score: number;
-}
+};
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';
@@ -26,10 +23,15 @@ export interface ReplyRequest {
   passages: ContextPassage[];
 }
 
-export type ReplyEvent =
-  | { type: 'text-delta'; delta: string }
-  /** `usedPassages`: the passage numbers the reply relied on, best first. */
-  | { type: 'finish'; usage: Usage; usedPassages: number[] };
+/**
+ * A streamed reply's events, one vocabulary from the responder to the route: its text as it comes, passed on as
+ * it is, then what the stage yielding them finishes with. Only a route names them as its wire does (SSE
+ * `chunk`/`done`, OpenAI's chunks).
+ */
+export type ReplyStreamEvent<Finish> = { type: 'text-delta'; delta: string } | ({ type: 'finish' } & Finish);
+
+/** The responder's: it finishes with the usage and `usedPassages`, the passage numbers relied on, best first. */
+export type ReplyEvent = ReplyStreamEvent<{ usage: Usage; usedPassages: number[] }>;
 
 export interface TitleInput {
   model: ModelName;

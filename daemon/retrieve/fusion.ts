@@ -7,11 +7,6 @@ export interface FusionOptions {
   textWeight: number;
 }
 
-export interface FusedHit extends ChunkHit {
-  /** In [0, 1], higher is more relevant. */
-  score: number;
-}
-
 /**
  * Measured on the QA sets (bench/retrieval.ts --sweep): with the offline embedder BM25 carries nearly all the
  * signal (SciFact: BM25 alone is best), so the vector side only breaks ties and rescues paraphrases. Weight 0.9
@@ -20,22 +15,21 @@ export interface FusedHit extends ChunkHit {
 export const DEFAULT_FUSION: FusionOptions = { method: 'weighted', textWeight: 0.9 };
 const RRF_K = 60;
 
-export function fuse(textHits: ChunkHit[], vectorHits: ChunkHit[], options: FusionOptions): FusedHit[] {
+/** One list of the hits of both searches, best first, each scored in [0, 1]. */
+export function fuse(textHits: ChunkHit[], vectorHits: ChunkHit[], options: FusionOptions): ChunkHit[] {
   const textScores = options.method === 'rrf' ? rankScores(textHits) : relativeScores(textHits);
   const vectorScores = options.method === 'rrf' ? rankScores(vectorHits) : relativeScores(vectorHits);
   const hits = new Map<string, ChunkHit>();
   for (const hit of [...textHits, ...vectorHits]) hits.set(hitKey(hit), hit);
-  const fused: FusedHit[] = [];
+  const best = options.method === 'rrf' ? 1 / (RRF_K + 1) : 1;
+  const fused: ChunkHit[] = [];
   for (const [key, hit] of hits) {
     const score =
       options.textWeight * (textScores.get(key) ?? 0) +
       (1 - options.textWeight) * (vectorScores.get(key) ?? 0);
-    fused.push({ ...hit, score });
+    fused.push({ ...hit, score: clamp(score / best) });
   }
-  const best = options.method === 'rrf' ? 1 / (RRF_K + 1) : 1;
-  return fused
-    .map((hit) => ({ ...hit, score: clamp(hit.score / best) }))
-    .sort((left, right) => right.score - left.score);
+  return fused.sort((left, right) => right.score - left.score);
 }
 
 export function hitKey(hit: Pick<ChunkHit, 'sourceId' | 'chunkIndex'>): string {

@@ -1,20 +1,19 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { contentTerms } from '../text/words.ts';
-import { DEFAULT_FUSION, type FusedHit, type FusionOptions, fuse } from './fusion.ts';
+import { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankWeights, rerank } from './rerank.ts';
 
 export { retrievalQuery } from '../text/follow-up.ts';
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 
-export interface RetrievedPassage {
-  sourceId: string;
+/**
+ * A chunk a search found, scored in [0, 1], with the name of its source, which the index does not hold: what a
+ * search returns and a reply is given, carried as it is to the edge that shows it (a search result, a reply's
+ * sources).
+ */
+export interface Passage extends ChunkHit {
   sourceName: string;
-  page: number;
-  text: string;
-  url?: string;
-  /** In [0, 1], higher is more relevant. */
-  score: number;
 }
 
 /** The sources a search may show, each with its name and the generation of its chunks that searches see. */
@@ -30,7 +29,7 @@ export interface SearchInput {
 }
 
 export interface Retriever {
-  search(input: SearchInput): Promise<RetrievedPassage[]>;
+  search(input: SearchInput): Promise<Passage[]>;
 }
 
 export interface RetrieverOptions {
@@ -106,9 +105,10 @@ export function createRetriever(
         found = await candidatesOf(input, candidates * WIDER_SEARCH);
       const fused = fuse(found.textHits, found.vectorHits, fusion);
       const ranked = weights === false ? fused : rerank(input.query, fused, weights);
-      return collapseDuplicates(ranked, input.limit).map((hit) =>
-        toPassage(hit, found.names.get(hit.sourceId)?.name ?? hit.sourceId),
-      );
+      return collapseDuplicates(ranked, input.limit).map((hit) => ({
+        ...hit,
+        sourceName: found.names.get(hit.sourceId)?.name ?? hit.sourceId,
+      }));
     },
   };
 }
@@ -127,8 +127,8 @@ async function searchByVector(
 }
 
 /** The best `limit` hits that are not near-copies of a better one; the rest are never compared. */
-function collapseDuplicates(hits: FusedHit[], limit: number): FusedHit[] {
-  const kept: { hit: FusedHit; terms: Set<string> }[] = [];
+function collapseDuplicates(hits: ChunkHit[], limit: number): ChunkHit[] {
+  const kept: { hit: ChunkHit; terms: Set<string> }[] = [];
   for (const hit of hits) {
     if (kept.length === limit) break;
     const terms = new Set(contentTerms(hit.text));
@@ -143,16 +143,4 @@ function similarity(left: Set<string>, right: Set<string>): number {
   let shared = 0;
   for (const term of left) if (right.has(term)) shared++;
   return shared / Math.min(left.size, right.size);
-}
-
-function toPassage(hit: FusedHit, sourceName: string): RetrievedPassage {
-  const passage: RetrievedPassage = {
-    sourceId: hit.sourceId,
-    sourceName,
-    page: hit.page,
-    text: hit.text,
-    score: hit.score,
-  };
-  if (hit.url !== undefined) passage.url = hit.url;
-  return passage;
 }

@@ -1,6 +1,6 @@
+import type { ChunkHit } from '../store/chunk-index.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms } from '../text/words.ts';
-import type { FusedHit } from './fusion.ts';
 
 /** How much each signal counts; the score is their weighted mean, so it stays in [0, 1]. */
 export interface RerankWeights {
@@ -44,7 +44,7 @@ export type RerankSignals = RerankWeights;
  * terms together (a question is usually asked of one sentence), phrases kept in order, and the headings. Terms
  * are weighted by how rare they are among these candidates, so the words that tell them apart count most.
  */
-export function rerank(query: string, hits: FusedHit[], weights: RerankWeights = DEFAULT_RERANK): FusedHit[] {
+export function rerank(query: string, hits: ChunkHit[], weights: RerankWeights = DEFAULT_RERANK): ChunkHit[] {
   const head = hits.slice(0, RERANK_DEPTH);
   const signals = rerankSignals(query, head);
   if (!signals) return hits;
@@ -79,7 +79,7 @@ export function combine(signals: RerankSignals, weights: RerankWeights): number 
 const SIGNAL_NAMES = ['fused', 'coverage', 'sentenceCoverage', 'phrases', 'headings'] as const;
 
 /** Each hit's signals, in the hits' order; undefined when the query has no content words to weigh. */
-export function rerankSignals(query: string, hits: FusedHit[]): RerankSignals[] | undefined {
+export function rerankSignals(query: string, hits: ChunkHit[]): RerankSignals[] | undefined {
   const querySequence = contentTerms(query);
   const queryTerms = [...new Set(querySequence)];
   if (hits.length === 0 || queryTerms.length === 0) return undefined;
@@ -105,7 +105,7 @@ export function rerankSignals(query: string, hits: FusedHit[]): RerankSignals[] 
   });
 }
 
-function passageTerms(hit: FusedHit): PassageTerms {
+function passageTerms(hit: ChunkHit): PassageTerms {
   const headings = new Set(contentTerms(hit.headings.join('\n')));
   const split = sentences(hit.text).map((sentence) => {
     const terms = contentTerms(sentence);

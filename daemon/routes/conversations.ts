@@ -26,7 +26,8 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     const events = openEventStream(ctx, options.pingIntervalMs);
     try {
       for await (const event of turn) {
-        if (event.type === 'delta') await events.send('chunk', { delta: event.delta });
+        // The contract's names: a text delta is a `chunk`, the finished reply `done`.
+        if (event.type === 'text-delta') await events.send('chunk', { delta: event.delta });
         else await events.send('done', event.reply);
       }
     } catch (error) {
@@ -55,7 +56,7 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     const signal = options.abortSignal(ctx);
     if (body.stream) return stream(ctx, body, signal);
     for await (const event of await conversations.turn(accountOf(ctx), body, signal)) {
-      if (event.type === 'done') ctx.body = event.reply;
+      if (event.type === 'finish') ctx.body = event.reply;
     }
   });
   router.get('/:id', async (ctx) => {

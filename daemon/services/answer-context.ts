@@ -12,13 +12,5 @@ export async function retrieveContext(
   input: { applicationId: string; query: string; signal: AbortSignal },
 ): Promise<ContextPassage[]> {
   const passages = await searchApplication(deps, { ...input, limit: CONTEXT_PASSAGES });
-  return passages.map((passage, index) => ({
-    number: index + 1,
-    sourceName: passage.sourceName,
-    sourceId: passage.sourceId,
-    page: passage.page,
-    text: passage.text,
-    score: passage.score,
-    ...(passage.url ? { url: passage.url } : {}),
-  }));
+  return passages.map((passage, index) => ({ ...passage, number: index + 1 }));
 }

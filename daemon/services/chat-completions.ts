@@ -15,6 +15,7 @@ import {
   type ContextPassage,
   type HistoryMessage,
   type ReplyRequest,
+  type ReplyStreamEvent,
   type Responder,
   UpstreamError,
 } from '../respond/types.ts';
@@ -66,9 +67,8 @@ export interface CompletionTurn {
   retrievalQuery: string;
 }
 
-type CompletionEvent =
-  | { type: 'delta'; delta: string }
-  | { type: 'done'; content: string; sources: ReplySource[]; usage: Usage };
+/** A completion finishes with its whole text (the sources footer included), its sources and usage. */
+type CompletionEvent = ReplyStreamEvent<{ content: string; sources: ReplySource[]; usage: Usage }>;
 
 export type ChatCompletionService = ReturnType<typeof createChatCompletionService>;
 
@@ -153,7 +153,7 @@ export function createChatCompletionService(deps: {
       for await (const event of responder.reply({ ...turn.request, passages }, { signal })) {
         if (event.type === 'text-delta') {
           content += event.delta;
-          yield { type: 'delta', delta: event.delta };
+          yield event;
         } else {
           finish = event;
         }
@@ -166,9 +166,9 @@ export function createChatCompletionService(deps: {
     signal.throwIfAborted();
     const used = finish?.usedPassages ?? passages.map((passage) => passage.number);
     const footer = sourcesFooter(passages, used);
-    if (footer) yield { type: 'delta', delta: footer };
+    if (footer) yield { type: 'text-delta', delta: footer };
     yield {
-      type: 'done',
+      type: 'finish',
       content: content + footer,
       sources: replySources(passages, used),
       usage: finish?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
@@ -205,7 +205,7 @@ export function createChatCompletionService(deps: {
 
     async complete(turn: CompletionTurn, signal: AbortSignal): Promise<ChatCompletion> {
       for await (const event of generate(turn, signal)) {
-        if (event.type !== 'done') continue;
+        if (event.type !== 'finish') continue;
         return {
           id: turn.id,
           object: 'chat.completion',
@@ -240,7 +240,7 @@ export function createChatCompletionService(deps: {
       });
       yield chunk(turn, choice({ role: 'assistant', content: '' }), usage);
       for await (const event of generate(turn, options.signal)) {
-        if (event.type === 'delta') {
+        if (event.type === 'text-delta') {
           yield chunk(turn, choice({ content: event.delta }), usage);
           continue;
         }

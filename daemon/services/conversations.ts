@@ -13,7 +13,12 @@ import { CkbError, invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { replySources } from '../respond/citations.ts';
 import { countTokens } from '../respond/tokens.ts';
-import { type HistoryMessage, type Responder, UpstreamError } from '../respond/types.ts';
+import {
+  type HistoryMessage,
+  type ReplyStreamEvent,
+  type Responder,
+  UpstreamError,
+} from '../respond/types.ts';
 import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type {
@@ -25,7 +30,8 @@ import type {
 import { retrieveContext } from './answer-context.ts';
 import { findApplication } from './applications.ts';
 
-export type TurnEvent = { type: 'delta'; delta: string } | { type: 'done'; reply: Reply };
+/** A turn finishes with the reply, once it is committed. */
+export type TurnEvent = ReplyStreamEvent<{ reply: Reply }>;
 
 function toMessage(record: MessageRecord): Message {
   const { id, role, content, sources, prompt_tokens, completion_tokens, created_at } = record;
@@ -141,7 +147,7 @@ export function createConversationService(deps: {
     for await (const event of responder.reply(request, { signal })) {
       if (event.type === 'text-delta') {
         answer += event.delta;
-        yield { type: 'delta', delta: event.delta };
+        yield event;
       } else {
         finish = event;
       }
@@ -164,7 +170,7 @@ export function createConversationService(deps: {
     signal.throwIfAborted();
     await commitTurn(account, record, !conversation, { question: body.message, answer, sources, usage });
     yield {
-      type: 'done',
+      type: 'finish',
       reply: { conversation_id: record.id, title: record.title, message: answer, sources, usage },
     };
   }

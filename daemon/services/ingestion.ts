@@ -10,6 +10,7 @@ import { SourceError } from '../source-error.ts';
 import type { Store } from '../store/index.ts';
 import type { ClaimedJob } from '../store/jobs.ts';
 import type { Lane } from '../store/schema.ts';
+import { uploadedFileId } from '../store/source-content.ts';
 import { storedFilePath } from './files.ts';
 import { blocksPrivateAddresses } from './private-addresses.ts';
 import { createRowBudget } from './row-budget.ts';
@@ -209,15 +210,14 @@ export function createIngestion(deps: {
 
   function inputOf(job: ClaimedJob): Promise<SourceInput> | SourceInput {
     const { source } = job;
-    const content = source.content;
-    if (source.type === 'text') return { kind: 'text', text: String(content) };
-    if (source.type === 'urls') return { kind: 'urls', urls: content as string[] };
-    if (source.type === 'website') return { kind: 'website', url: String(content) };
-    if (source.type === 'url' || String(content).startsWith('http'))
-      return { kind: 'url', url: String(content) };
-    return store.files.find(source.account_id, String(content)).then((file) => {
+    if (source.type === 'text') return { kind: 'text', text: source.content };
+    if (source.type === 'urls') return { kind: 'urls', urls: source.content };
+    if (source.type === 'website') return { kind: 'website', url: source.content };
+    const fileId = uploadedFileId(source);
+    if (fileId === undefined) return { kind: 'url', url: source.content };
+    return store.files.find(source.account_id, fileId).then((file) => {
       if (!file)
-        throw new SourceError(`file ${content} no longer exists; upload it again and add a new source`);
+        throw new SourceError(`file ${fileId} no longer exists; upload it again and add a new source`);
       return { kind: 'file', path: storedFilePath(filesDir, file), name: file.name, bytes: file.bytes };
     });
   }

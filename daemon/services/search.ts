@@ -1,5 +1,5 @@
 import type { SearchBody, SearchResult } from '../../src/api/search.ts';
-import type { RetrievedPassage, Retriever } from '../retrieve/index.ts';
+import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord } from '../store/records.ts';
 import { findApplication } from './applications.ts';
@@ -8,7 +8,7 @@ import { findApplication } from './applications.ts';
 export function searchApplication(
   deps: { store: Store; retriever: Retriever },
   input: { applicationId: string; query: string; limit: number; signal: AbortSignal },
-): Promise<RetrievedPassage[]> {
+): Promise<Passage[]> {
   return deps.retriever.search({ ...input, liveSources: (ids) => deps.store.sources.live(ids) });
 }
 

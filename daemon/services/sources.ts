@@ -4,9 +4,9 @@ import {
   type ClearedSources,
   type CreateSourceBody,
   type EmbedStatus,
-  SOURCE_CONTENT,
   type Source,
   type SourceChunk,
+  SourceContent,
   SYNCABLE_TYPES,
   type UpdateSourceBody,
 } from '../../src/api/sources.ts';
@@ -15,7 +15,8 @@ import { invalidRequest, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord, SourceRecord, SourceSummary } from '../store/records.ts';
-import { laneOf, type NewContent, type NewSource } from '../store/sources.ts';
+import { contentOf, laneOf, uploadedFileId } from '../store/source-content.ts';
+import type { NewContent, NewSource } from '../store/sources.ts';
 import { findApplication } from './applications.ts';
 import type { FileService } from './files.ts';
 import type { Ingestion } from './ingestion.ts';
@@ -77,14 +78,16 @@ export function createSourceService(deps: {
     now: string,
   ): Promise<NewSource> {
     const { account } = caller;
+    const content = contentOf(body);
+    const fileId = uploadedFileId(content);
     let size = 0;
     let hash: string | null = null;
-    if (body.type === 'text') {
-      size = body.content.length;
-      hash = textHash(body.content);
+    if (content.type === 'text') {
+      size = content.content.length;
+      hash = textHash(content.content);
     }
-    if (body.type === 'file' && !body.content.startsWith('http')) {
-      const file = await files.find(account, body.content, `${paramPrefix}content`);
+    if (fileId !== undefined) {
+      const file = await files.find(account, fileId, `${paramPrefix}content`);
       size = file.bytes;
       hash = file.sha256;
     }
@@ -93,8 +96,7 @@ export function createSourceService(deps: {
       account_id: account.id,
       application_id: body.application_id,
       name: body.name,
-      type: body.type,
-      content: body.content,
+      ...content,
       embed_status: 'PENDING',
       embed_status_message: '',
       chunks: 0,
@@ -109,7 +111,7 @@ export function createSourceService(deps: {
       created_at: now,
       updated_at: now,
     };
-    return { record, lane: laneOf(body.type, body.content), size };
+    return { record, lane: laneOf(content), size };
   }
 
   /** Adds the sources with their jobs in one transaction (all or none), then wakes ingestion. */
@@ -154,7 +156,7 @@ export function createSourceService(deps: {
     source: SourceRecord,
     value: unknown,
   ): Promise<NewContent> {
-    const parsed = SOURCE_CONTENT[source.type].safeParse(value);
+    const parsed = SourceContent.safeParse({ type: source.type, content: value });
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? 'invalid content';
       throw invalidRequest(
@@ -163,15 +165,14 @@ export function createSourceService(deps: {
       );
     }
     const content = parsed.data;
-    if (source.type === 'text') {
-      const text = String(content);
-      return { value: text, hash: textHash(text), lane: 'local', size: text.length };
+    if (content.type === 'text')
+      return { value: content, hash: textHash(content.content), lane: 'local', size: content.content.length };
+    const fileId = uploadedFileId(content);
+    if (fileId !== undefined) {
+      const file = await files.find(account, fileId, 'content');
+      return { value: content, hash: file.sha256, lane: 'local', size: file.bytes };
     }
-    if (source.type === 'file' && !String(content).startsWith('http')) {
-      const file = await files.find(account, String(content), 'content');
-      return { value: file.id, hash: file.sha256, lane: 'local', size: file.bytes, fileId: file.id };
-    }
-    return { value: content, hash: null, lane: laneOf(source.type, content), size: 0 };
+    return { value: content, hash: null, lane: laneOf(content), size: 0 };
   }
 
   function checkUpdate(source: SourceRecord, body: UpdateSourceBody): void {
@@ -244,8 +245,8 @@ export function createSourceService(deps: {
       checkUpdate(source, body);
       const content =
         body.content === undefined ? undefined : await newContent(account, source, body.content);
-      if (source.type === 'text' && content !== undefined) {
-        const growth = Buffer.byteLength(String(content.value)) - Buffer.byteLength(String(source.content));
+      if (source.type === 'text' && content?.value.type === 'text') {
+        const growth = Buffer.byteLength(content.value.content) - Buffer.byteLength(source.content);
         if (growth > 0) await quota.check(account.id, growth);
       }
       const updated = await store.sources.update(

@@ -29,7 +29,10 @@ export interface ChunkHit {
   text: string;
   headings: string[];
   url?: string;
-  /** Full-text: BM25 (unbounded, higher is better). Vector: cosine similarity in [-1, 1]. */
+  /**
+   * Higher is more relevant. Full-text: BM25 (unbounded); vector: cosine similarity in [-1, 1]; once retrieval
+   * fused the two (retrieve/fusion.ts) and reranked them, in [0, 1].
+   */
   score: number;
 }
 

@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from './database.ts';
 import type { SourceRecord } from './records.ts';
 import type { Lane, Schema } from './schema.ts';
+import { decodeContent } from './source-content.ts';
 import { recordVersion, type SourceVersion, scheduleNextSync } from './source-versions.ts';
-import { decodeContent } from './sources.ts';
 
 /** A job this process holds a lease on: its source, and the generation its chunks are written under. */
 export interface ClaimedJob {
@@ -161,8 +161,7 @@ export function createJobStore(database: Database, owner: string) {
             account_id: row.account_id,
             application_id: row.application_id,
             name: row.name,
-            type: row.type,
-            content: decodeContent(row.type, row.content),
+            ...decodeContent(row.type, row.content),
             embed_status: row.embed_status,
             embed_status_message: row.embed_status_message,
             chunks: row.chunks,

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connection } from '@lancedb/lancedb';
-import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
+import type { EmbedStatus, SourceContent } from '../../src/api/sources.ts';
 import { newId } from '../ids.ts';
 import type { Database } from './database.ts';
 import type { Lane } from './schema.ts';
-import { encodeContent, laneOf } from './sources.ts';
+import { encodeContent, laneOf, uploadedFileId } from './source-content.ts';
 
 /**
  * Data directories of ckb before its SQL store kept metadata as JSON rows in LanceDB tables, with a
@@ -61,8 +61,6 @@ interface LegacyTables {
       account_id: string;
       application_id: string;
       name: string;
-      type: SourceType;
-      content: string | string[];
       embed_status: EmbedStatus;
       embed_status_message: string;
       chunks: number;
@@ -72,7 +70,7 @@ interface LegacyTables {
       created_at: string;
       updated_at: string;
       deleting?: true;
-    }
+    } & SourceContent
   >;
   files: Map<
     string,
@@ -307,7 +305,8 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       purge({ source_id: source.id });
       continue;
     }
-    const content = encodeContent(source.type, source.content);
+    const content = encodeContent(source);
+    const fileId = uploadedFileId(source);
     const completed = source.embed_status === 'COMPLETED';
     const unfinished = source.embed_status === 'PENDING' || source.embed_status === 'PROCESSING';
     rows.sources.push({
@@ -331,10 +330,10 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       // ingested again; a web source's pages are hashed when next read.
       content_hash:
         source.type === 'text'
-          ? createHash('sha256').update(String(source.content)).digest('hex')
-          : source.type === 'file'
-            ? (tables.files.get(String(source.content))?.sha256 ?? null)
-            : null,
+          ? createHash('sha256').update(source.content).digest('hex')
+          : fileId === undefined
+            ? null
+            : (tables.files.get(fileId)?.sha256 ?? null),
       // The old chunks are generation 0 (chunk-index.ts gives it to rows from before generations). The counter
       // starts past it, so the next attempt on any of these sources removes generation 0 when it completes.
       generation: completed ? 0 : null,
@@ -346,7 +345,7 @@ function toRows(tables: LegacyTables, now: string): ImportRows {
       rows.jobs.push({
         id: newId('job'),
         source_id: source.id,
-        lane: laneOf(source.type, source.content) satisfies Lane,
+        lane: laneOf(source) satisfies Lane,
         size: Buffer.byteLength(content),
         attempts: 0,
         lease_owner: null,

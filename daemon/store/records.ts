@@ -1,6 +1,6 @@
 import type { ModelName } from '../../src/api/applications.ts';
 import type { ReplySource } from '../../src/api/conversations.ts';
-import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
+import type { EmbedStatus, SourceContent, SourceType } from '../../src/api/sources.ts';
 
 export interface AccountRecord {
   id: string;
@@ -30,13 +30,13 @@ export interface ApplicationRecord {
   updated_at: string;
 }
 
-export interface SourceRecord {
+/** A source as lists show it: everything but its content, which may be megabytes. */
+export interface SourceSummary {
   id: string;
   account_id: string;
   application_id: string;
   name: string;
   type: SourceType;
-  content: string | string[];
   embed_status: EmbedStatus;
   embed_status_message: string;
   chunks: number;
@@ -57,8 +57,8 @@ export interface SourceRecord {
   updated_at: string;
 }
 
-/** A source as lists show it: everything but its content, which may be megabytes. */
-export type SourceSummary = Omit<SourceRecord, 'content'>;
+/** A whole source: its content is typed by its type (a file id or URL, a list of URLs, a text). */
+export type SourceRecord = SourceSummary & SourceContent;
 
 export interface FileRecord {
   id: string;

@@ -1,5 +1,5 @@
 import { type Selectable, sql, type Transaction } from 'kysely';
-import type { EmbedStatus, SourceType } from '../../src/api/sources.ts';
+import type { EmbedStatus, SourceContent } from '../../src/api/sources.ts';
 import { notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Database } from './database.ts';
@@ -7,16 +7,8 @@ import { exclusiveLock, sharedLock } from './locks.ts';
 import { newestFirst, type Page } from './paging.ts';
 import type { SourceRecord, SourceSummary } from './records.ts';
 import type { Lane, Schema, SourceTable } from './schema.ts';
+import { decodeContent, encodeContent, laneOf, uploadedFileId } from './source-content.ts';
 import { jobRow } from './source-versions.ts';
-
-/** A `urls` source's content is a list, stored as JSON; every other type's is one string, stored as it is. */
-export function encodeContent(type: SourceType, content: string | string[]): string {
-  return type === 'urls' ? JSON.stringify(content) : String(content);
-}
-
-export function decodeContent(type: SourceType, stored: string): string | string[] {
-  return type === 'urls' ? (JSON.parse(stored) as string[]) : stored;
-}
 
 const SUMMARY_COLUMNS = [
   'id',
@@ -77,12 +69,10 @@ export interface SourceFilter {
 
 /** New content for a source, with its hash when known before it is read (a text's, an uploaded file's). */
 export interface NewContent {
-  value: string | string[];
+  value: SourceContent;
   hash: string | null;
   lane: Lane;
   size: number;
-  /** The uploaded file it names, which must still exist when the change commits. */
-  fileId?: string | undefined;
 }
 
 export interface SourceChange {
@@ -162,7 +152,7 @@ export function createSourceStore(database: Database) {
             .insertInto('sources')
             .values(
               slice.map(({ record }) => {
-                const content = encodeContent(record.type, record.content);
+                const content = encodeContent(record);
                 return {
                   ...record,
                   content,
@@ -191,7 +181,7 @@ export function createSourceStore(database: Database) {
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
-      return row && { ...toSummary(row), content: decodeContent(row.type, row.content) };
+      return row && { ...toSummary(row), ...decodeContent(row.type, row.content) };
     },
 
     async list(accountId: string, filter: SourceFilter, page: Page): Promise<SourceSummary[]> {
@@ -283,9 +273,10 @@ export function createSourceStore(database: Database) {
         const rows = await trx
           .selectFrom('sources')
           .leftJoin('jobs', 'jobs.source_id', 'sources.id')
-          // A file source's content says whether it is an upload or a URL; a text's may be megabytes.
+          // A file source's content says whether it is an upload or a URL; a text's may be megabytes, and its
+          // lane does not depend on it.
           .select(['sources.id', 'sources.type', 'sources.content_bytes'])
-          .select(sql<string>`case when sources.type = 'file' then sources.content else '' end`.as('content'))
+          .select(sql<string>`case when sources.type = 'text' then '' else sources.content end`.as('content'))
           .where('sources.embedder', 'is not', null)
           .where('sources.embedder', '!=', embedderId)
           .where((eb) =>
@@ -312,7 +303,9 @@ export function createSourceStore(database: Database) {
           await trx
             .insertInto('jobs')
             .values(
-              slice.map((row) => jobRow(row.id, laneOf(row.type, row.content), row.content_bytes, 0, now)),
+              slice.map((row) =>
+                jobRow(row.id, laneOf(decodeContent(row.type, row.content)), row.content_bytes, 0, now),
+              ),
             )
             .execute();
         }
@@ -345,18 +338,16 @@ export function createSourceStore(database: Database) {
         ).executeTakeFirst();
         if (!row) return undefined;
         const { content } = change;
-        if (content?.fileId !== undefined) {
+        // The uploaded file new content names must still exist when the change commits.
+        const fileId = content && uploadedFileId(content.value);
+        if (fileId !== undefined) {
           const file = await sharedLock(
             database,
-            trx
-              .selectFrom('files')
-              .select('id')
-              .where('id', '=', content.fileId)
-              .where('account_id', '=', accountId),
+            trx.selectFrom('files').select('id').where('id', '=', fileId).where('account_id', '=', accountId),
           ).executeTakeFirst();
-          if (!file) throw notFound('file', content.fileId, 'content');
+          if (!file) throw notFound('file', fileId, 'content');
         }
-        const encoded = content && encodeContent(row.type, content.value);
+        const encoded = content && encodeContent(content.value);
         const changed =
           content !== undefined &&
           (content.hash === null ? encoded !== row.content : content.hash !== row.content_hash);
@@ -396,7 +387,7 @@ export function createSourceStore(database: Database) {
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
         return {
-          record: { ...toSummary(updated), content: decodeContent(updated.type, updated.content) },
+          record: { ...toSummary(updated), ...decodeContent(updated.type, updated.content) },
           queued,
           supersededUpTo: row.last_generation,
         };
@@ -446,7 +437,7 @@ export function createSourceStore(database: Database) {
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
         return {
-          record: { ...toSummary(updated), content: decodeContent(updated.type, updated.content) },
+          record: { ...toSummary(updated), ...decodeContent(updated.type, updated.content) },
           queued,
         };
       });
@@ -481,10 +472,4 @@ async function reschedule(
       .values(jobRow(id, 'web', 0, runAfter, at))
       .onConflict((conflict) => conflict.column('source_id').doNothing())
       .execute();
-}
-
-/** Text and uploaded files are read locally; everything else waits on other servers. */
-export function laneOf(type: SourceType, content: string | string[]): Lane {
-  const local = type === 'text' || (type === 'file' && !String(content).startsWith('http'));
-  return local ? 'local' : 'web';
 }

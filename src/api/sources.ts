@@ -53,6 +53,19 @@ export const SOURCE_CONTENT = {
   website: HttpUrl,
 } as const satisfies Record<SourceType, z.ZodType>;
 
+/**
+ * A source's type with its content, checked by the type's rules: what a source holds whatever else it has, and
+ * what an update's new content is checked as (for the source's type, which cannot change).
+ */
+export const SourceContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), content: SOURCE_CONTENT.text }),
+  z.object({ type: z.literal('file'), content: SOURCE_CONTENT.file }),
+  z.object({ type: z.literal('url'), content: SOURCE_CONTENT.url }),
+  z.object({ type: z.literal('urls'), content: SOURCE_CONTENT.urls }),
+  z.object({ type: z.literal('website'), content: SOURCE_CONTENT.website }),
+]);
+export type SourceContent = z.infer<typeof SourceContent>;
+
 /** Types whose content is fetched from the web by address, which a sync reads again. */
 export const SYNCABLE_TYPES = ['url', 'urls', 'website'] as const satisfies readonly SourceType[];
 

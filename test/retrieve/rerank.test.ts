@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FusedHit } from '../../daemon/retrieve/fusion.ts';
 import { DEFAULT_RERANK, rerank, rerankSignals } from '../../daemon/retrieve/rerank.ts';
+import type { ChunkHit } from '../../daemon/store/chunk-index.ts';
 
-function hit(sourceId: string, text: string, score: number, headings: string[] = []): FusedHit {
+function hit(sourceId: string, text: string, score: number, headings: string[] = []): ChunkHit {
   return { sourceId, generation: 1, chunkIndex: 0, page: 1, text, headings, score };
 }
 

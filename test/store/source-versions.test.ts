@@ -148,7 +148,14 @@ describe('source versions in the store', () => {
     const updated = await sources.update(
       'acct_1',
       'src_moving',
-      { content: { value: 'https://example.com/new', hash: null, lane: 'web', size: 0 } },
+      {
+        content: {
+          value: { type: 'url', content: 'https://example.com/new' },
+          hash: null,
+          lane: 'web',
+          size: 0,
+        },
+      },
       NOW,
       AT,
     );
@@ -163,7 +170,14 @@ describe('source versions in the store', () => {
       (await sources.update(
         'acct_1',
         'src_moving',
-        { content: { value: 'https://example.com/new', hash: null, lane: 'web', size: 0 } },
+        {
+          content: {
+            value: { type: 'url', content: 'https://example.com/new' },
+            hash: null,
+            lane: 'web',
+            size: 0,
+          },
+        },
         NOW,
         AT,
       ))!.queued,
