@@ -467,3 +467,8 @@ export function endpoint<Id extends OperationId>(operationId: Id): EndpointOf<Id
   // The map is built from TABLE, so the entry found is the one whose type EndpointOf picks.
   return BY_OPERATION_ID.get(operationId) as EndpointOf<Id>;
 }
+
+/** The path of a request to an endpoint: its `{…}` parameters filled in, URL-encoded. */
+export function pathOf(entry: Endpoint, params: Record<string, string> = {}): string {
+  return entry.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ''));
+}

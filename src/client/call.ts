@@ -6,6 +6,7 @@ import {
   type HttpMethod,
   type OperationId,
   type PathParameter,
+  pathOf,
 } from '../api/endpoints.ts';
 import type { Query, Transport } from './http.ts';
 
@@ -31,11 +32,6 @@ export function methodOf(entry: Endpoint): Uppercase<HttpMethod> {
 /** Whether the endpoint wants the API key; the others are open or authorised by a signed URL. */
 export function sendsKey(entry: Endpoint): boolean {
   return entry.auth === 'key' || entry.auth === 'admin';
-}
-
-/** The endpoint's path with its `{…}` parameters filled in, URL-encoded. */
-export function pathOf(entry: Endpoint, params: Record<string, string> = {}): string {
-  return entry.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** Calls an endpoint by its operationId: method, path and the response's schema all come from the table. */
