@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { ENDPOINTS } from '../src/api/endpoints.ts';
-import { openApiDocument } from '../src/api/openapi.ts';
 import { CkbError, notFound, toErrorResponse, toOpenAiErrorResponse } from './errors.ts';
 import type { Logger } from './logger.ts';
 import { adminKeyRoutes } from './routes/admin-keys.ts';
 import { applicationRoutes } from './routes/applications.ts';
 import { requireKey } from './routes/caller.ts';
 import { conversationRoutes } from './routes/conversations.ts';
-import { fileRoutes, uploadRoutes } from './routes/files.ts';
+import { endpointRouter, type Guards } from './routes/endpoint-router.ts';
+import { fileRoutes } from './routes/files.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { isOpenAiPath, openAiRoutes } from './routes/openai.ts';
 import type { RouteOptions } from './routes/options.ts';
 import { clientLeft } from './routes/request.ts';
+import { serviceRoutes } from './routes/service.ts';
 import { sourceRoutes } from './routes/sources.ts';
 import { PING_INTERVAL_MS } from './routes/sse.ts';
 import type { Services } from './services/index.ts';
@@ -116,36 +116,30 @@ export function createApp(options: AppOptions): Koa {
     pingIntervalMs: options.pingIntervalMs ?? PING_INTERVAL_MS,
   };
 
-  const open = new Router();
-  // Built at the first request, once the daemon listens and knows its own URL.
-  let document: ReturnType<typeof openApiDocument> | undefined;
-  open.get('/health', async (ctx) => {
-    ctx.body = await services.health.check();
-  });
-  open.get('/openapi.json', (ctx) => {
-    document ??= openApiDocument(version, options.url());
-    ctx.body = document;
-  });
-
-  // Router middleware runs only for requests that match one of the router's routes, so unknown paths and
+  // Key checks are route middleware, which runs only for requests that match a route, so unknown paths and
   // wrong methods reach `unmatched` without asking for a key.
-  const keyed = new Router();
-  keyed.use(requireKey(services.keys, { admin: false, ratePerMinute: options.ratePerMinute }));
-  for (const router of [
-    applicationRoutes(services, routeOptions),
-    sourceRoutes(services, routeOptions),
-    fileRoutes(services, routeOptions),
-    conversationRoutes(services, { ...routeOptions, logger }),
-    openAiRoutes(services, { ...routeOptions, logger }),
-    mcpRoutes({ services, logger, version }, routeOptions),
-  ]) {
-    keyed.use(router.routes());
-  }
-  const admin = new Router();
-  admin.use(requireKey(services.keys, { admin: true, ratePerMinute: options.ratePerMinute }));
-  admin.use(adminKeyRoutes(services, routeOptions).routes());
+  const guards: Guards = {
+    none: [],
+    // The upload service checks the URL's signature itself.
+    signature: [],
+    key: [requireKey(services.keys, { admin: false, ratePerMinute: options.ratePerMinute })],
+    admin: [requireKey(services.keys, { admin: true, ratePerMinute: options.ratePerMinute })],
+  };
+  const router = endpointRouter(
+    [
+      serviceRoutes(services, { version, url: options.url }),
+      applicationRoutes(services, routeOptions),
+      sourceRoutes(services, routeOptions),
+      fileRoutes(services, routeOptions),
+      conversationRoutes(services, { ...routeOptions, logger }),
+      openAiRoutes(services, { ...routeOptions, logger }),
+      mcpRoutes({ services, logger, version }, routeOptions),
+      adminKeyRoutes(services),
+    ],
+    { guards, readBody: routeOptions.readBody },
+  );
 
   app.use(errorsAndLogs(logger));
-  for (const router of [open, uploadRoutes(services), keyed, admin]) app.use(router.routes());
+  app.use(router.routes());
   return app;
 }

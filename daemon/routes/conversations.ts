@@ -1,25 +1,18 @@
-import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ListQuery } from '../../src/api/common.ts';
-import {
-  type CreateConversationBody as Body,
-  CreateConversationBody,
-  UpdateConversationBody,
-} from '../../src/api/conversations.ts';
+import type { CreateConversationBody } from '../../src/api/conversations.ts';
 import { toErrorResponse } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services/index.ts';
-import { parseWith } from '../validate.ts';
 import { accountOf } from './caller.ts';
+import type { Routes } from './endpoint-router.ts';
 import type { RouteOptions } from './options.ts';
 import { requestIdOf } from './request.ts';
 import { openEventStream } from './sse.ts';
 
-export function conversationRoutes(services: Services, options: RouteOptions & { logger: Logger }): Router {
-  const router = new Router({ prefix: '/conversations' });
+export function conversationRoutes(services: Services, options: RouteOptions & { logger: Logger }) {
   const { conversations } = services;
 
-  async function stream(ctx: Context, body: Body, signal: AbortSignal): Promise<void> {
+  async function stream(ctx: Context, body: CreateConversationBody, signal: AbortSignal): Promise<undefined> {
     // A request that is wrong (unknown ids, a mismatch) throws here and answers with a plain HTTP error; once
     // it is accepted the stream opens at once, so pings flow while retrieval and the model's first token wait.
     const turn = await conversations.turn(accountOf(ctx), body, signal);
@@ -48,26 +41,18 @@ export function conversationRoutes(services: Services, options: RouteOptions & {
     }
   }
 
-  router.get('/', async (ctx) => {
-    ctx.body = await conversations.list(accountOf(ctx), parseWith(ListQuery, ctx.query));
-  });
-  router.post('/', async (ctx) => {
-    const body = parseWith(CreateConversationBody, await options.readBody(ctx));
-    const signal = options.abortSignal(ctx);
-    if (body.stream) return stream(ctx, body, signal);
-    for await (const event of await conversations.turn(accountOf(ctx), body, signal)) {
-      if (event.type === 'finish') ctx.body = event.reply;
-    }
-  });
-  router.get('/:id', async (ctx) => {
-    ctx.body = await conversations.get(accountOf(ctx), ctx.params['id']!);
-  });
-  router.put('/:id', async (ctx) => {
-    const body = parseWith(UpdateConversationBody, await options.readBody(ctx));
-    ctx.body = await conversations.update(accountOf(ctx), ctx.params['id']!, body);
-  });
-  router.delete('/:id', async (ctx) => {
-    ctx.body = await conversations.remove(accountOf(ctx), ctx.params['id']!);
-  });
-  return router;
+  return {
+    listConversations: async ({ query }, ctx) => conversations.list(accountOf(ctx), query),
+    createConversationTurn: async ({ body }, ctx) => {
+      const signal = options.abortSignal(ctx);
+      if (body.stream) return stream(ctx, body, signal);
+      for await (const event of await conversations.turn(accountOf(ctx), body, signal)) {
+        if (event.type === 'finish') return event.reply;
+      }
+    },
+    getConversation: async ({ params }, ctx) => conversations.get(accountOf(ctx), params.id),
+    updateConversation: async ({ params, body }, ctx) =>
+      conversations.update(accountOf(ctx), params.id, body),
+    deleteConversation: async ({ params }, ctx) => conversations.remove(accountOf(ctx), params.id),
+  } satisfies Routes;
 }

@@ -1,10 +1,8 @@
-import Router from '@koa/router';
-import { ChatCompletionBody } from '../../src/api/openai.ts';
 import { toOpenAiErrorResponse } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Services } from '../services/index.ts';
-import { parseWith } from '../validate.ts';
 import { accountOf } from './caller.ts';
+import type { Routes } from './endpoint-router.ts';
 import type { RouteOptions } from './options.ts';
 import { openDataStream } from './sse.ts';
 
@@ -17,40 +15,34 @@ export function isOpenAiPath(path: string): boolean {
 }
 
 /** The OpenAI-compatible API: an account's applications as models, answering chat completions. */
-export function openAiRoutes(services: Services, options: RouteOptions & { logger: Logger }): Router {
-  const router = new Router({ prefix: OPENAI_PREFIX });
+export function openAiRoutes(services: Services, options: RouteOptions & { logger: Logger }) {
   const { chatCompletions } = services;
-
-  router.get('/models', async (ctx) => {
-    ctx.body = { object: 'list', data: await chatCompletions.models(accountOf(ctx)) };
-  });
-  router.get('/models/:id', async (ctx) => {
-    ctx.body = await chatCompletions.model(accountOf(ctx), ctx.params['id']!);
-  });
-  router.post('/chat/completions', async (ctx) => {
-    const body = parseWith(ChatCompletionBody, await options.readBody(ctx));
-    // An unknown model or a request without a question is a plain HTTP error, before any stream opens.
-    const turn = await chatCompletions.prepare(accountOf(ctx), body);
-    const signal = options.abortSignal(ctx);
-    if (!body.stream) {
-      ctx.body = await chatCompletions.complete(turn, signal);
-      return;
-    }
-    const includeUsage = body.stream_options?.include_usage === true;
-    const stream = openDataStream(ctx, options.pingIntervalMs);
-    try {
-      for await (const chunk of chatCompletions.stream(turn, { includeUsage, signal }))
-        await stream.send(chunk);
-      await stream.done();
-    } catch (error) {
-      const response = toOpenAiErrorResponse(error);
-      if (response.internal)
-        options.logger.log('error', 'streamed completion failed', { error: String(error) });
-      // OpenAI's clients read a `data:` object with an `error` field as the stream's failure.
-      if (!signal.aborted) await stream.send(response.body);
-    } finally {
-      stream.end();
-    }
-  });
-  return router;
+  return {
+    listModels: async (_request, ctx) => ({
+      object: 'list',
+      data: await chatCompletions.models(accountOf(ctx)),
+    }),
+    getModel: async ({ params }, ctx) => chatCompletions.model(accountOf(ctx), params.id),
+    createChatCompletion: async ({ body }, ctx) => {
+      // An unknown model or a request without a question is a plain HTTP error, before any stream opens.
+      const turn = await chatCompletions.prepare(accountOf(ctx), body);
+      const signal = options.abortSignal(ctx);
+      if (!body.stream) return chatCompletions.complete(turn, signal);
+      const includeUsage = body.stream_options?.include_usage === true;
+      const stream = openDataStream(ctx, options.pingIntervalMs);
+      try {
+        for await (const chunk of chatCompletions.stream(turn, { includeUsage, signal }))
+          await stream.send(chunk);
+        await stream.done();
+      } catch (error) {
+        const response = toOpenAiErrorResponse(error);
+        if (response.internal)
+          options.logger.log('error', 'streamed completion failed', { error: String(error) });
+        // OpenAI's clients read a `data:` object with an `error` field as the stream's failure.
+        if (!signal.aborted) await stream.send(response.body);
+      } finally {
+        stream.end();
+      }
+    },
+  } satisfies Routes;
 }

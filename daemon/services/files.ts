@@ -12,6 +12,7 @@ import { extname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ListQuery } from '../../src/api/common.ts';
+import { endpoint, pathOf } from '../../src/api/endpoints.ts';
 import type { FileObject, PresignedUpload } from '../../src/api/files.ts';
 import { isSupportedExtension, SUPPORTED_EXTENSIONS, withoutControlCharacters } from '../../src/api/files.ts';
 import { type Clock, timestamp } from '../clock.ts';
@@ -232,7 +233,8 @@ export async function createFileService(deps: {
         signature: sign(fileId, account.id, key.id, expires, name ?? ''),
       });
       if (name !== undefined) query.set('name', name);
-      return { file_id: fileId, presigned_url: `${baseUrl}/files/upload/${fileId}?${query}` };
+      const path = pathOf(endpoint('uploadFile'), { id: fileId });
+      return { file_id: fileId, presigned_url: `${baseUrl}${path}?${query}` };
     },
 
     /** Streams the body to disk; the file exists (and the address is spent) only once every byte is written. */

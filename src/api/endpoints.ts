@@ -49,8 +49,12 @@ export interface Endpoint {
   errorShape?: 'openai' | 'json-rpc';
 }
 
-/** Every endpoint of the service: the OpenAPI document and the daemon's 405 handling both come from this list. */
-export const ENDPOINTS: readonly Endpoint[] = [
+/**
+ * Every endpoint of the service: the OpenAPI document, the daemon's routes and 405 handling, and the client's
+ * calls all come from this list. `as const` keeps each entry's literal path and its schemas' own types, so
+ * `endpoint(operationId)` can hand them out typed.
+ */
+const TABLE = [
   {
     method: 'get',
     path: '/health',
@@ -69,7 +73,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     summary: 'This document',
     auth: 'none',
     status: 200,
-    response: z.object({}),
+    // Any JSON object: the client hands the document over as the daemon sent it.
+    response: z.looseObject({}),
   },
 
   {
@@ -444,4 +449,26 @@ export const ENDPOINTS: readonly Endpoint[] = [
       '`data:` lines of chat.completion.chunk objects (the last with `usage` when `stream_options.include_usage`), then `data: [DONE]`; on failure a `data:` line with an OpenAI error object',
     errorShape: 'openai',
   },
-];
+] as const satisfies readonly Endpoint[];
+
+export const ENDPOINTS: readonly Endpoint[] = TABLE;
+
+export type OperationId = (typeof TABLE)[number]['operationId'];
+export type EndpointOf<Id extends OperationId> = Extract<(typeof TABLE)[number], { operationId: Id }>;
+
+/** The names of a path's parameters: `'id'` for `/sources/{id}`. */
+export type PathParameter<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParameter<Rest>
+  : never;
+
+const BY_OPERATION_ID = new Map<string, Endpoint>(TABLE.map((entry) => [entry.operationId, entry]));
+
+export function endpoint<Id extends OperationId>(operationId: Id): EndpointOf<Id> {
+  // The map is built from TABLE, so the entry found is the one whose type EndpointOf picks.
+  return BY_OPERATION_ID.get(operationId) as EndpointOf<Id>;
+}
+
+/** The path of a request to an endpoint: its `{…}` parameters filled in, URL-encoded. */
+export function pathOf(entry: Endpoint, params: Record<string, string> = {}): string {
+  return entry.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ''));
+}

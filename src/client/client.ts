@@ -2,28 +2,17 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
-import { Application, type CreateApplicationBody, type UpdateApplicationBody } from '../api/applications.ts';
-import { Deleted, Health, type ListQuery } from '../api/common.ts';
-import {
-  Conversation,
-  type CreateConversationBody,
-  Reply,
-  type UpdateConversationBody,
-} from '../api/conversations.ts';
-import { FileObject, PresignedUpload } from '../api/files.ts';
-import { ApiKey, CreatedKey, type CreateKeyBody } from '../api/keys.ts';
-import { type SearchBody, SearchResult } from '../api/search.ts';
-import {
-  ClearedSources,
-  type CreateSourceBody,
-  type EmbedStatus,
-  Source,
-  SourceChunk,
-  type UpdateSourceBody,
-} from '../api/sources.ts';
+import type { z } from 'zod';
+import type { CreateApplicationBody, UpdateApplicationBody } from '../api/applications.ts';
+import type { ListQuery } from '../api/common.ts';
+import type { CreateConversationBody, UpdateConversationBody } from '../api/conversations.ts';
+import { endpoint, pathOf } from '../api/endpoints.ts';
+import type { CreateKeyBody } from '../api/keys.ts';
+import type { SearchBody } from '../api/search.ts';
+import type { CreateSourceBody, EmbedStatus, UpdateSourceBody } from '../api/sources.ts';
+import { createCall, methodOf, sendsKey } from './call.ts';
 import { InvalidResponseError } from './errors.ts';
-import { createTransport, pathFor, type TransportOptions } from './http.ts';
+import { createTransport, type TransportOptions } from './http.ts';
 import { ReplyStream } from './stream.ts';
 
 export type ClientOptions = TransportOptions;
@@ -43,109 +32,75 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
-const Openapi = z.record(z.string(), z.unknown());
-
 export function createClient(options: ClientOptions) {
   const transport = createTransport(options);
-  const { json } = transport;
+  const call = createCall(transport);
 
   const applications = {
     list: (query?: Paging, request?: RequestOptions) =>
-      json(z.array(Application), { method: 'GET', path: '/applications', query, signal: request?.signal }),
+      call('listApplications', { query, signal: request?.signal }),
     create: (body: ApplicationInput, request?: RequestOptions) =>
-      json(Application, { method: 'POST', path: '/applications', json: body, signal: request?.signal }),
+      call('createApplication', { json: body, signal: request?.signal }),
     get: (id: string, request?: RequestOptions) =>
-      json(Application, { method: 'GET', path: pathFor('/applications/{id}', id), signal: request?.signal }),
+      call('getApplication', { params: { id }, signal: request?.signal }),
     update: (id: string, body: ApplicationUpdate, request?: RequestOptions) =>
-      json(Application, {
-        method: 'PUT',
-        path: pathFor('/applications/{id}', id),
-        json: body,
-        signal: request?.signal,
-      }),
+      call('updateApplication', { params: { id }, json: body, signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
-      json(Deleted, { method: 'DELETE', path: pathFor('/applications/{id}', id), signal: request?.signal }),
+      call('deleteApplication', { params: { id }, signal: request?.signal }),
     conversations: (id: string, query?: Paging, request?: RequestOptions) =>
-      json(z.array(Conversation), {
-        method: 'GET',
-        path: pathFor('/applications/{id}/conversations', id),
-        query,
-        signal: request?.signal,
-      }),
+      call('listApplicationConversations', { params: { id }, query, signal: request?.signal }),
     sources: (id: string, query?: Paging, request?: RequestOptions) =>
-      json(z.array(Source), {
-        method: 'GET',
-        path: pathFor('/applications/{id}/sources', id),
-        query,
-        signal: request?.signal,
-      }),
+      call('listApplicationSources', { params: { id }, query, signal: request?.signal }),
     clearSources: (id: string, request?: RequestOptions) =>
-      json(ClearedSources, {
-        method: 'DELETE',
-        path: pathFor('/applications/{id}/sources', id),
-        signal: request?.signal,
-      }),
+      call('clearApplicationSources', { params: { id }, signal: request?.signal }),
     search: (id: string, body: SearchInput, request?: RequestOptions) =>
-      json(z.array(SearchResult), {
-        method: 'POST',
-        path: pathFor('/applications/{id}/search', id),
-        json: body,
-        signal: request?.signal,
-      }),
+      call('searchApplication', { params: { id }, json: body, signal: request?.signal }),
   };
 
   const sources = {
     list: (query?: Paging & { application_id?: string; status?: EmbedStatus }, request?: RequestOptions) =>
-      json(z.array(Source), { method: 'GET', path: '/sources', query, signal: request?.signal }),
+      call('listSources', { query, signal: request?.signal }),
     create: (body: SourceInput, request?: RequestOptions) =>
-      json(Source, { method: 'POST', path: '/sources', json: body, signal: request?.signal }),
+      call('createSource', { json: body, signal: request?.signal }),
     /** Adds up to 1,000 sources in one request, all or none; returns them in order, with `content` null. */
     createMany: (bodies: SourceInput[], request?: RequestOptions) =>
-      json(z.array(Source), {
-        method: 'POST',
-        path: '/sources/batch',
-        json: { sources: bodies },
-        signal: request?.signal,
-      }),
+      call('createSources', { json: { sources: bodies }, signal: request?.signal }),
     get: (id: string, request?: RequestOptions) =>
-      json(Source, { method: 'GET', path: pathFor('/sources/{id}', id), signal: request?.signal }),
+      call('getSource', { params: { id }, signal: request?.signal }),
     /** Changes a source's name, sync interval or content; new content is ingested in place, under the same id. */
     update: (id: string, body: SourceUpdate, request?: RequestOptions) =>
-      json(Source, {
-        method: 'PUT',
-        path: pathFor('/sources/{id}', id),
-        json: body,
-        signal: request?.signal,
-      }),
+      call('updateSource', { params: { id }, json: body, signal: request?.signal }),
     /** Reads a url, urls or website source again; pages the server says are unchanged are not read again. */
     sync: (id: string, request?: RequestOptions) =>
-      json(Source, { method: 'POST', path: pathFor('/sources/{id}/sync', id), signal: request?.signal }),
+      call('syncSource', { params: { id }, signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
-      json(Deleted, { method: 'DELETE', path: pathFor('/sources/{id}', id), signal: request?.signal }),
+      call('deleteSource', { params: { id }, signal: request?.signal }),
     chunks: (id: string, request?: RequestOptions) =>
-      json(z.array(SourceChunk), {
-        method: 'GET',
-        path: pathFor('/sources/{id}/chunks', id),
-        signal: request?.signal,
-      }),
+      call('listSourceChunks', { params: { id }, signal: request?.signal }),
   };
 
   const files = {
-    list: (query?: Paging, request?: RequestOptions) =>
-      json(z.array(FileObject), { method: 'GET', path: '/files', query, signal: request?.signal }),
+    list: (query?: Paging, request?: RequestOptions) => call('listFiles', { query, signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
-      json(Deleted, { method: 'DELETE', path: pathFor('/files/{id}', id), signal: request?.signal }),
+      call('deleteFile', { params: { id }, signal: request?.signal }),
     presign: (query?: { name?: string }, request?: RequestOptions) =>
-      json(PresignedUpload, { method: 'GET', path: '/files/presigned-url', query, signal: request?.signal }),
+      call('presignUpload', { query, signal: request?.signal }),
     /** PUTs raw bytes to a pre-signed URL; the URL carries the authorisation, so no key is sent. */
-    uploadTo: (presignedUrl: string, body: Readable | Uint8Array, length: number, request?: RequestOptions) =>
-      json(FileObject, {
-        method: 'PUT',
+    uploadTo: (
+      presignedUrl: string,
+      body: Readable | Uint8Array,
+      length: number,
+      request?: RequestOptions,
+    ) => {
+      const upload = endpoint('uploadFile');
+      return transport.json(upload.response, {
+        method: methodOf(upload),
         path: presignedUrl,
         raw: { body, length },
-        authenticate: false,
+        authenticate: sendsKey(upload),
         signal: request?.signal,
-      }),
+      });
+    },
     /** Pre-signs (named after the file) and streams a local file from disk. */
     async upload(path: string, request?: RequestOptions & { name?: string }) {
       const { size } = await stat(path);
@@ -156,23 +111,19 @@ export function createClient(options: ClientOptions) {
 
   const conversations = {
     list: (query?: Paging, request?: RequestOptions) =>
-      json(z.array(Conversation), { method: 'GET', path: '/conversations', query, signal: request?.signal }),
+      call('listConversations', { query, signal: request?.signal }),
     create: (body: ConversationInput, request?: RequestOptions) =>
-      json(Reply, {
-        method: 'POST',
-        path: '/conversations',
-        json: { ...body, stream: false },
-        signal: request?.signal,
-      }),
+      call('createConversationTurn', { json: { ...body, stream: false }, signal: request?.signal }),
     /** Resolves once the daemon accepted the turn (HTTP errors throw here); iterate the result for events. */
     async stream(body: ConversationInput, request?: RequestOptions): Promise<ReplyStream> {
       const controller = new AbortController();
       const signal = request?.signal
         ? AbortSignal.any([request.signal, controller.signal])
         : controller.signal;
+      const turn = endpoint('createConversationTurn');
       const response = await transport.send({
-        method: 'POST',
-        path: '/conversations',
+        method: methodOf(turn),
+        path: pathOf(turn),
         json: { ...body, stream: true },
         accept: 'text/event-stream',
         signal,
@@ -180,7 +131,9 @@ export function createClient(options: ClientOptions) {
       const type = String(response.headers['content-type'] ?? '');
       if (!type.startsWith('text/event-stream')) {
         await response.body.dump().catch(() => undefined);
-        throw new InvalidResponseError(`expected an event stream from POST /conversations, got "${type}"`);
+        throw new InvalidResponseError(
+          `expected an event stream from ${methodOf(turn)} ${pathOf(turn)}, got "${type}"`,
+        );
       }
       // The stream reports a caller's abort as RequestAbortedError by looking at its own controller.
       request?.signal?.addEventListener('abort', () => controller.abort(), { once: true });
@@ -188,37 +141,25 @@ export function createClient(options: ClientOptions) {
       return new ReplyStream(response.body, controller);
     },
     get: (id: string, request?: RequestOptions) =>
-      json(Conversation, {
-        method: 'GET',
-        path: pathFor('/conversations/{id}', id),
-        signal: request?.signal,
-      }),
+      call('getConversation', { params: { id }, signal: request?.signal }),
     update: (id: string, body: ConversationUpdate, request?: RequestOptions) =>
-      json(Conversation, {
-        method: 'PUT',
-        path: pathFor('/conversations/{id}', id),
-        json: body,
-        signal: request?.signal,
-      }),
+      call('updateConversation', { params: { id }, json: body, signal: request?.signal }),
     delete: (id: string, request?: RequestOptions) =>
-      json(Deleted, { method: 'DELETE', path: pathFor('/conversations/{id}', id), signal: request?.signal }),
+      call('deleteConversation', { params: { id }, signal: request?.signal }),
   };
 
   const keys = {
     create: (body: KeyInput, request?: RequestOptions) =>
-      json(CreatedKey, { method: 'POST', path: '/admin/keys', json: body, signal: request?.signal }),
-    list: (request?: RequestOptions) =>
-      json(z.array(ApiKey), { method: 'GET', path: '/admin/keys', signal: request?.signal }),
+      call('createKey', { json: body, signal: request?.signal }),
+    list: (request?: RequestOptions) => call('listKeys', { signal: request?.signal }),
     revoke: (id: string, request?: RequestOptions) =>
-      json(Deleted, { method: 'DELETE', path: pathFor('/admin/keys/{id}', id), signal: request?.signal }),
+      call('revokeKey', { params: { id }, signal: request?.signal }),
   };
 
   return {
     url: transport.baseUrl,
-    health: (request?: RequestOptions) =>
-      json(Health, { method: 'GET', path: '/health', authenticate: false, signal: request?.signal }),
-    openapi: (request?: RequestOptions) =>
-      json(Openapi, { method: 'GET', path: '/openapi.json', authenticate: false, signal: request?.signal }),
+    health: (request?: RequestOptions) => call('getHealth', { signal: request?.signal }),
+    openapi: (request?: RequestOptions) => call('getOpenApi', { signal: request?.signal }),
     applications,
     sources,
     files,

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import type { HttpMethod } from '../api/endpoints.ts';
 import { ErrorBody } from '../api/errors.ts';
 import { CkbApiError, DaemonUnreachableError, InvalidResponseError, RequestAbortedError } from './errors.ts';
 
@@ -14,7 +15,7 @@ export interface TransportOptions {
 export type Query = Record<string, string | number | undefined>;
 
 export interface SendOptions {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: Uppercase<HttpMethod>;
   /** A path below the base URL, or an absolute URL (pre-signed uploads). */
   path: string;
   query?: Query | undefined;
@@ -40,10 +41,6 @@ function errorCodes(error: unknown): string[] {
   // Happy eyeballs (localhost → ::1 and 127.0.0.1) reports an AggregateError whose parts carry the codes.
   const nested = Array.isArray(errors) ? errors.flatMap(errorCodes) : [];
   return typeof code === 'string' ? [code, ...nested] : nested;
-}
-
-export function pathFor(template: string, id: string): string {
-  return template.replace('{id}', encodeURIComponent(id));
 }
 
 export function createTransport(options: TransportOptions) {
