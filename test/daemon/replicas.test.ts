@@ -148,11 +148,15 @@ test.runIf(testDatabaseKind() === 'postgres')(
         const expected = chunkDocument({ pages: [{ page: 1, text: TEXTS[index]! }] });
         expect(chunks.map((chunk) => chunk.text)).toEqual(expected.map((chunk) => chunk.text));
       }
-      // Each source was completed once, by one worker.
-      const completions = (await Promise.all(workers.map((worker) => worker.log())))
-        .flat()
-        .filter((entry) => entry['message'] === 'source ingested')
-        .map((entry) => entry['source_id']);
+      // Each source was completed once, by one worker. (A worker logs a completion just after committing it, so
+      // the last line may reach its log a moment after the API shows the source COMPLETED.)
+      const completions = await until('every completion to be logged', async () => {
+        const logged = (await Promise.all(workers.map((worker) => worker.log())))
+          .flat()
+          .filter((entry) => entry['message'] === 'source ingested')
+          .map((entry) => entry['source_id'] as string);
+        return logged.length >= sources.length ? logged : undefined;
+      });
       expect(completions.toSorted()).toEqual(sources.map((source) => source.id).toSorted());
 
       // A worker stopped gracefully mid-ingestion hands its job back at once, for the next worker to take.
