@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one file at a time on 2 cores (cores - 1); most of a file's time is spent waiting on the
+    // daemons, servers and CLI processes it starts, so two at once keep both cores busy.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
       {
