@@ -195,6 +195,8 @@ class LanceChunkIndex implements ChunkIndex {
   private observing: Promise<void> | undefined;
   /** Makes LanceDB's new files in a local directory durable; an object store has by the time it answers. */
   private readonly syncWrites: () => Promise<void>;
+  /** Whether the last look found (or built) a vector index within its segment limit. */
+  private vectorIndexCurrent = false;
 
   constructor(
     table: Table,
@@ -342,6 +344,8 @@ class LanceChunkIndex implements ChunkIndex {
       msSinceLastRefresh: now - this.lastRefreshAt,
       lastRefreshMs: this.lastRefreshMs,
       busy,
+      vectorIndexMissing:
+        !this.vectorIndexCurrent && this.indexedRows + this.unindexedRows >= VECTOR_INDEX_MIN_ROWS,
     };
   }
 
@@ -442,7 +446,8 @@ class LanceChunkIndex implements ChunkIndex {
   private async ensureVectorIndex(): Promise<void> {
     const existing = (await this.table.listIndices()).find((index) => index.columns.includes('vector'));
     const segments = existing ? ((await this.table.indexStats(existing.name))?.numIndices ?? 1) : 0;
-    if (existing && segments <= MAX_VECTOR_INDEX_SEGMENTS) return;
+    this.vectorIndexCurrent = existing !== undefined && segments <= MAX_VECTOR_INDEX_SEGMENTS;
+    if (this.vectorIndexCurrent) return;
     const rows = await this.table.countRows();
     if (rows < VECTOR_INDEX_MIN_ROWS) return;
     await retryConflicts(() =>
@@ -454,6 +459,7 @@ class LanceChunkIndex implements ChunkIndex {
         }),
       }),
     );
+    this.vectorIndexCurrent = true;
     await this.syncWrites();
   }
 }

@@ -9,6 +9,7 @@ const quiet: RefreshState = {
   msSinceLastRefresh: 60_000,
   lastRefreshMs: 1_000,
   busy: false,
+  vectorIndexMissing: false,
 };
 
 describe('decideRefresh', () => {
@@ -23,6 +24,15 @@ describe('decideRefresh', () => {
     expect(decideRefresh({ ...busy, unindexedRows: 5_000, indexedRows: 20_000 })).toEqual({ kind: 'none' });
     expect(decideRefresh({ ...busy, unindexedRows: 10_000, indexedRows: 20_000 })).toEqual({ kind: 'now' });
     expect(decideRefresh({ ...busy, commitsSinceRefresh: 50 })).toEqual({ kind: 'now' });
+  });
+
+  it('builds a missing vector index as soon as a burst is over, without waiting for its budget', () => {
+    const missing = { ...quiet, unindexedRows: 0, commitsSinceRefresh: 0, vectorIndexMissing: true };
+    expect(decideRefresh({ ...missing, busy: true })).toEqual({ kind: 'none' });
+    expect(decideRefresh({ ...missing, msSinceLastCommit: 300 })).toEqual({ kind: 'later', ms: 700 });
+    expect(decideRefresh({ ...missing, msSinceLastRefresh: 0, lastRefreshMs: 5_000 })).toEqual({
+      kind: 'now',
+    });
   });
 
   it('waits for a second without commits after a burst', () => {
