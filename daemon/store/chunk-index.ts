@@ -365,12 +365,7 @@ class LanceChunkIndex implements ChunkIndex {
     // Busy: the burst's end decides; until then, look again now and then.
     else if (decision.kind === 'none' && this.options.busy()) this.scheduleRefresh(1_000);
     else if (decision.kind === 'now') {
-      this.serialize(async () => {
-        await this.refreshIndexes();
-        this.versionsToClean = true;
-        // After a burst, not in one: building it holds the write lane for seconds.
-        if (!this.options.busy()) await this.ensureVectorIndex();
-      }).catch((error: unknown) => {
+      this.serialize(() => this.refreshAsDecided(this.options.busy())).catch((error: unknown) => {
         this.options.onRefreshError(error);
         this.scheduleRefresh(10_000);
       });
@@ -415,10 +410,14 @@ class LanceChunkIndex implements ChunkIndex {
     const busy = await shared.busy();
     const decision = decideRefresh(this.refreshState(now, busy));
     if (decision.kind !== 'now') return;
-    await this.serialize(async () => {
-      await this.refreshIndexes();
-      this.versionsToClean = true;
-    });
+    await this.serialize(() => this.refreshAsDecided(busy));
+  }
+
+  /** A refresh the policy asked for; after a burst, not in one, the vector index too (it holds the lane for seconds). */
+  private async refreshAsDecided(busy: boolean): Promise<void> {
+    await this.refreshIndexes();
+    this.versionsToClean = true;
+    if (!busy) await this.ensureVectorIndex();
   }
 
   private async refreshIndexes(): Promise<void> {
