@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from './database.ts';
 import type { SourceRecord } from './records.ts';
 import type { Lane, Schema } from './schema.ts';
-import { decodeContent } from './source-content.ts';
 import { recordVersion, type SourceVersion, scheduleNextSync } from './source-versions.ts';
+import { toSourceRecord } from './sources.ts';
 
 /** A job this process holds a lease on: its source, and the generation its chunks are written under. */
 export interface ClaimedJob {
@@ -156,26 +156,7 @@ export function createJobStore(database: Database, owner: string) {
           )
           .execute();
         return rows.map((row) => ({
-          source: {
-            id: row.id,
-            account_id: row.account_id,
-            application_id: row.application_id,
-            name: row.name,
-            ...decodeContent(row.type, row.content),
-            embed_status: row.embed_status,
-            embed_status_message: row.embed_status_message,
-            chunks: row.chunks,
-            pages: row.pages,
-            characters: row.characters,
-            embedder: row.embedder,
-            allow_private_addresses: Boolean(row.allow_private_addresses),
-            content_hash: row.content_hash,
-            sync_interval: row.sync_interval,
-            attempts: row.attempts,
-            last_error: row.last_error,
-            created_at: row.created_at,
-            updated_at: row.updated_at,
-          },
+          source: toSourceRecord(row),
           generation: row.job_generation!,
           replaces: replaces(row),
           attempts: row.job_attempts,

@@ -54,6 +54,23 @@ function toSummary(row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[n
   };
 }
 
+/** A source's row, content included, as the record the services use. */
+export function toSourceRecord(
+  row: Pick<Selectable<SourceTable>, (typeof SUMMARY_COLUMNS)[number] | 'content'>,
+): SourceRecord {
+  return { ...toSummary(row), ...decodeContent(row.type, row.content) };
+}
+
+/** A source as a transaction that just changed it sees it. */
+async function recordIn(trx: Transaction<Schema>, id: string): Promise<SourceRecord> {
+  const row = await trx
+    .selectFrom('sources')
+    .select([...SUMMARY_COLUMNS, 'content'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return toSourceRecord(row);
+}
+
 /** A new source and how its ingestion job is queued. */
 export interface NewSource {
   record: SourceRecord;
@@ -181,7 +198,7 @@ export function createSourceStore(database: Database) {
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
-      return row && { ...toSummary(row), ...decodeContent(row.type, row.content) };
+      return row && toSourceRecord(row);
     },
 
     async list(accountId: string, filter: SourceFilter, page: Page): Promise<SourceSummary[]> {
@@ -381,16 +398,7 @@ export function createSourceStore(database: Database) {
         } else if (change.syncInterval !== undefined) {
           await reschedule(trx, id, job, change.syncInterval, now, at);
         }
-        const updated = await trx
-          .selectFrom('sources')
-          .select([...SUMMARY_COLUMNS, 'content'])
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
-        return {
-          record: { ...toSummary(updated), ...decodeContent(updated.type, updated.content) },
-          queued,
-          supersededUpTo: row.last_generation,
-        };
+        return { record: await recordIn(trx, id), queued, supersededUpTo: row.last_generation };
       });
     },
 
@@ -431,15 +439,7 @@ export function createSourceStore(database: Database) {
             .set({ embed_status: 'PENDING', embed_status_message: '', updated_at: at })
             .where('id', '=', id)
             .execute();
-        const updated = await trx
-          .selectFrom('sources')
-          .select([...SUMMARY_COLUMNS, 'content'])
-          .where('id', '=', id)
-          .executeTakeFirstOrThrow();
-        return {
-          record: { ...toSummary(updated), ...decodeContent(updated.type, updated.content) },
-          queued,
-        };
+        return { record: await recordIn(trx, id), queued };
       });
     },
   };
