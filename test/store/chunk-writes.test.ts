@@ -11,6 +11,7 @@ import { createJobStore } from '../../daemon/store/jobs.ts';
 import { migrate } from '../../daemon/store/migrations.ts';
 import { createSourceStore } from '../../daemon/store/sources.ts';
 import { newDatabaseLocation } from '../support/home.ts';
+import { addAccountAndApplication } from '../support/store-rows.ts';
 
 const AT = '2026-11-24T00:00:00.000Z';
 const LEASE_MS = 30_000;
@@ -25,20 +26,7 @@ describe('what ingestion attempts leave in LanceDB', () => {
   beforeEach(async () => {
     database = await openDatabase(await newDatabaseLocation());
     await migrate(database.db, database.kind, database.description);
-    await database.db.insertInto('accounts').values({ id: 'acct_1', name: 'one', created_at: AT }).execute();
-    await database.db
-      .insertInto('applications')
-      .values({
-        id: 'app_1',
-        account_id: 'acct_1',
-        name: 'writes',
-        description: '',
-        model: 'lm-3.5-turbo',
-        system_message: '',
-        created_at: AT,
-        updated_at: AT,
-      })
-      .execute();
+    await addAccountAndApplication(database, AT);
     directory = mkdtempSync(join(tmpdir(), 'ckb-writes-'));
     connection = await connect(directory);
     chunks = await openChunkIndex(connection, embedder, {

@@ -4,6 +4,7 @@ import { createJobStore, LAPSED_LEASE } from '../../daemon/store/jobs.ts';
 import { migrate } from '../../daemon/store/migrations.ts';
 import { createSourceStore } from '../../daemon/store/sources.ts';
 import { newDatabaseLocation } from '../support/home.ts';
+import { addAccountAndApplication } from '../support/store-rows.ts';
 
 const AT = '2026-11-24T00:00:00.000Z';
 const LEASE_MS = 30_000;
@@ -14,20 +15,7 @@ describe('the ingestion queue', () => {
   beforeEach(async () => {
     database = await openDatabase(await newDatabaseLocation());
     await migrate(database.db, database.kind, database.description);
-    await database.db.insertInto('accounts').values({ id: 'acct_1', name: 'one', created_at: AT }).execute();
-    await database.db
-      .insertInto('applications')
-      .values({
-        id: 'app_1',
-        account_id: 'acct_1',
-        name: 'queue',
-        description: '',
-        model: 'lm-3.5-turbo',
-        system_message: '',
-        created_at: AT,
-        updated_at: AT,
-      })
-      .execute();
+    await addAccountAndApplication(database, AT);
   });
 
   afterEach(async () => {

@@ -7,6 +7,7 @@ import { migrate, migrations } from '../../daemon/store/migrations.ts';
 import { liveVersion } from '../../daemon/store/source-versions.ts';
 import { createSourceStore } from '../../daemon/store/sources.ts';
 import { newDatabaseLocation } from '../support/home.ts';
+import { addAccountAndApplication } from '../support/store-rows.ts';
 
 const AT = '2026-11-24T00:00:00.000Z';
 const NOW = Date.parse(AT);
@@ -14,23 +15,6 @@ const LEASE_MS = 30_000;
 const HOUR = 3_600;
 
 let database: Database;
-
-async function addAccountAndApplication(): Promise<void> {
-  await database.db.insertInto('accounts').values({ id: 'acct_1', name: 'one', created_at: AT }).execute();
-  await database.db
-    .insertInto('applications')
-    .values({
-      id: 'app_1',
-      account_id: 'acct_1',
-      name: 'versions',
-      description: '',
-      model: 'lm-3.5-turbo',
-      system_message: '',
-      created_at: AT,
-      updated_at: AT,
-    })
-    .execute();
-}
 
 async function addWebSource(id: string, syncInterval: number | null): Promise<void> {
   await createSourceStore(database).insert(
@@ -101,7 +85,7 @@ describe('source versions in the store', () => {
 
   it('a completed attempt keeps its pages and hash, and queues the next periodic sync, not counted as waiting', async () => {
     await migrate(database.db, database.kind, database.description);
-    await addAccountAndApplication();
+    await addAccountAndApplication(database, AT);
     await addWebSource('src_periodic', HOUR);
     const jobs = createJobStore(database, 'worker-a');
     const [claimed] = await jobs.claim('web', 1, NOW, LEASE_MS, AT);
@@ -140,7 +124,7 @@ describe('source versions in the store', () => {
 
   it('an update replaces the job of a running attempt, which can then complete nothing', async () => {
     await migrate(database.db, database.kind, database.description);
-    await addAccountAndApplication();
+    await addAccountAndApplication(database, AT);
     await addWebSource('src_moving', null);
     const sources = createSourceStore(database);
     const jobs = createJobStore(database, 'worker-a');
@@ -193,7 +177,7 @@ describe('source versions in the store', () => {
       provider: { getMigrations: async () => migrations(database.kind) },
     });
     expect((await migrator.migrateTo('0001_initial')).error).toBeUndefined();
-    await addAccountAndApplication();
+    await addAccountAndApplication(database, AT);
     await database.db
       .insertInto('files')
       .values({
