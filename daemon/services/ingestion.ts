@@ -191,21 +191,29 @@ export function createIngestion(deps: {
   }
 
   function start(lane: LaneState, job: ClaimedJob): void {
+    const id = job.source.id;
     const controller = new AbortController();
     // A newer job of the same source means the running one was replaced: it can no longer complete.
-    lane.running.get(job.source.id)?.controller.abort();
+    const replaced = lane.running.get(id);
+    if (replaced) leave(lane, replaced);
+    replaced?.controller.abort();
     const entry: Running = { job, controller, done: Promise.resolve(), committing: false };
     const toCommit = () => {
       entry.committing = true;
-      lane.committing += 1;
+      if (lane.running.get(id) === entry) lane.committing += 1;
       scheduleFill();
     };
     entry.done = run(job, controller.signal, toCommit).finally(() => {
-      if (entry.committing) lane.committing -= 1;
-      if (lane.running.get(job.source.id) === entry) lane.running.delete(job.source.id);
+      if (lane.running.get(id) === entry) leave(lane, entry);
       scheduleFill();
     });
-    lane.running.set(job.source.id, entry);
+    lane.running.set(id, entry);
+  }
+
+  /** Takes an attempt out of its lane's count; `committing` counts the lane's entries waiting for a commit. */
+  function leave(lane: LaneState, entry: Running): void {
+    lane.running.delete(entry.job.source.id);
+    if (entry.committing) lane.committing -= 1;
   }
 
   function inputOf(job: ClaimedJob): Promise<SourceInput> | SourceInput {
