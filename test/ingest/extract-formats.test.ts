@@ -139,10 +139,24 @@ describe('EML', () => {
         title: 'Tide tables for March',
         text:
           'Subject: Tide tables for March\nFrom: Harbour Office <office@harbour.example>\nTo: crew@harbour.example\n' +
-          'Date: 2026-03-03T09:30:00.000Z\n\nPlease find the tables attached.',
+          'Date: 2026-03-03T09:30:00.000Z\nAttachments: tides.pdf, photo.png\n\nPlease find the tables attached.',
       },
       { page: 2, title: 'tides.pdf', text: 'High water 06:12' },
       { page: 3, title: 'tides.pdf', text: 'Low water 12:40' },
+    ]);
+  });
+
+  it('names an attachment of a type it does not read among the headers', async () => {
+    const eml = buildEml({ Subject: 'Signed' }, 'Signed mail.', [
+      {
+        fileName: 'smime.p7s',
+        contentType: 'application/pkcs7-signature',
+        bytes: new Uint8Array([0x30, 0x80, 0x06, 0x09]),
+      },
+    ]);
+    const document = await extractor.extractBuffer(eml, 'signed.eml');
+    expect(document.pages).toEqual([
+      { page: 1, title: 'Signed', text: 'Subject: Signed\nAttachments: smime.p7s\n\nSigned mail.' },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { type AddressObject, type EmailAddress, simpleParser } from 'mailparser';
+import { type AddressObject, type Attachment, type EmailAddress, simpleParser } from 'mailparser';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { ExtractionError } from './errors.ts';
 import { htmlToText } from './html.ts';
@@ -7,7 +7,7 @@ import { htmlToText } from './html.ts';
 export type DocumentReader = (bytes: Uint8Array, fileName: string) => Promise<ExtractedDocument>;
 
 /**
- * Page 1 is the message: its headers and body. Attachments of supported types follow, one page per page of
+ * Page 1 is the message: its headers (the attachments' names among them) and body. Attachments of supported types follow, one page per page of
  * theirs, titled with the attachment's name; an attachment that cannot be read is named in the message instead.
  */
 export async function readEmail(
@@ -31,6 +31,8 @@ export async function readEmail(
     ['To', addresses(mail.to)],
     ['Cc', addresses(mail.cc)],
     ['Date', mail.date?.toISOString()],
+    // Named as a mail client shows them, also those of a type we do not read (a signature's smime.p7s).
+    ['Attachments', attachmentNames(mail.attachments)],
   ].filter((header): header is [string, string] => Boolean(header[1]));
   const body = mail.text?.trim() ? mail.text : mail.html ? htmlToText(mail.html) : '';
   const attachmentPages: ExtractedPage[] = [];
@@ -60,6 +62,13 @@ export async function readEmail(
   return mail.subject
     ? { pages: [first, ...attachmentPages], title: mail.subject }
     : { pages: [first, ...attachmentPages] };
+}
+
+function attachmentNames(attachments: Attachment[]): string | undefined {
+  const names = attachments
+    .filter((attachment) => !attachment.related)
+    .map((attachment) => attachment.filename);
+  return names.filter(Boolean).join(', ') || undefined;
 }
 
 function addresses(value: AddressObject | AddressObject[] | undefined): string | undefined {
