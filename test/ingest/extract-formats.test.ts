@@ -208,6 +208,26 @@ describe('TXT and Markdown', () => {
   });
 });
 
+describe('TXT headings', () => {
+  it('turns lone flush-left lines over indented text, and underlined lines, into # lines', async () => {
+    const changelog =
+      'Release 2.0 - 8/18/2026\n\n  * Faster start-up.\n    Wrapped entry line\n\nRelease 1.0 - 12/27/2007\n------------------------\n\n1. First entry (ann)\n\n2. Second entry (bob)';
+    const [page] = (await extractor.extractBuffer(encode(changelog), 'CHANGES.txt')).pages;
+    expect(page?.text).toBe(
+      '## Release 2.0 - 8/18/2026\n\n* Faster start-up.\nWrapped entry line\n\n## Release 1.0 - 12/27/2007\n\n1. First entry (ann)\n\n2. Second entry (bob)',
+    );
+  });
+
+  it('leaves flush-left prose, verse and lines over flush-left text as they are', async () => {
+    const text =
+      'Little Bo peep has lost her sheep\nAnd does not know where to find them.\n\nA note\n\nflush text follows.\n\nEnds like a sentence.\n\n  indented after it\n\nThe end\n---';
+    const [page] = (await extractor.extractBuffer(encode(text), 'poem.txt')).pages;
+    expect(page?.text).toBe(
+      'Little Bo peep has lost her sheep\nAnd does not know where to find them.\n\nA note\n\nflush text follows.\n\nEnds like a sentence.\n\nindented after it\n\nThe end\n---',
+    );
+  });
+});
+
 describe('HTML', () => {
   it('honours the charset a page declares', async () => {
     const html = Buffer.concat([
