@@ -53,84 +53,144 @@ const abbreviations = new Set([
 
 /** A line that stands alone in Markdown: a table row, a list item or a heading. */
 const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
+/** A list item's first line: the lines after it, up to a blank or another item, carry it on. */
+const LIST_ITEM = /^([-*+] |\d+[.)] )/;
 /** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */
 const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 
+/** A table's rule row (`|---|:-:|`), which says nothing. */
+const TABLE_RULE = /^\s*\|?[\s|:-]+\|?\s*$/;
+
 /**
- * Splits Markdown-ish text into blocks: paragraphs, and each table row, list item or heading on its own, so a
- * table or a list is never answered as one run-on "sentence". Table rules (`|---|`) are dropped and cell
- * separators become semicolons. A paragraph of `name: value` records (at least half its lines: headers, JSON
- * leaves) is read line by line too; one of short lines that each start anew (a slide's lines) in groups of a
- * sentence's length. Lines of other paragraphs stay joined: a PDF breaks lines mid-sentence.
+ * Where the units of `text[start, end)` lie that are read on their own before splitting at sentence ends:
+ * paragraphs, and each table row, list item (with the lines it wraps onto) or heading, so a table or a list is never answered as one run-on
+ * "sentence". A paragraph of `name: value` records (at least half its lines: headers, JSON leaves) is read line
+ * by line too; one of short lines that each start anew (a slide's lines) in groups of a sentence's length. Lines
+ * of other paragraphs stay joined: a PDF breaks lines mid-sentence.
  */
-function blocks(text: string): string[] {
-  const result: string[] = [];
-  let paragraph: string[] = [];
+function unitSpans(text: string, start: number, end: number): Span[] {
+  const units: Span[] = [];
+  let paragraph: Span[] = [];
+  let item: Span | undefined;
   const endParagraph = () => {
-    const records = paragraph.filter((line) => RECORD_LINE.test(line)).length;
-    if (paragraph.length > 1 && records * 2 >= paragraph.length) result.push(...paragraph);
-    else if (paragraph.length > 1 && isLineList(paragraph)) result.push(...lineGroups(paragraph));
-    else if (paragraph.length > 0) result.push(paragraph.join('\n'));
+    if (item) units.push(item);
+    item = undefined;
+    units.push(...paragraphUnits(text, paragraph));
     paragraph = [];
   };
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') {
+  for (const line of lineSpans(text, start, end)) {
+    const content = text.slice(line.start, line.end);
+    if (line.start === line.end) {
       endParagraph();
-    } else if (STANDALONE_LINE.test(line)) {
+    } else if (STANDALONE_LINE.test(content)) {
       endParagraph();
-      if (/^\s*\|?[\s|:-]+\|?\s*$/.test(line)) continue;
-      result.push(
-        line
-          .trim()
-          .replace(/^\|\s*|\s*\|$/g, '')
-          .replace(/\s*\|\s*/g, '; '),
-      );
+      if (LIST_ITEM.test(content)) item = line;
+      else units.push(line);
+    } else if (item) {
+      // A list item's text wraps onto the lines under it, as a changelog's entries do.
+      item = { start: item.start, end: line.end };
     } else {
       paragraph.push(line);
     }
   }
   endParagraph();
-  return result;
+  return units;
 }
 
-/** Lines that mostly start anew (a capital, a digit) and are short: a slide's bullets or a form, not wrapped prose. */
+/** The lines of `text[start, end)`, each without the whitespace around it (a blank line is an empty span). */
+function lineSpans(text: string, start: number, end: number): Span[] {
+  const lines: Span[] = [];
+  for (let lineStart = start; lineStart <= end; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline < 0 || newline > end ? end : newline;
+    let first = lineStart;
+    let last = lineEnd;
+    while (first < last && /\s/.test(text[first]!)) first++;
+    while (last > first && /\s/.test(text[last - 1]!)) last--;
+    lines.push({ start: first, end: last });
+    lineStart = lineEnd + 1;
+  }
+  return lines;
+}
+
+function paragraphUnits(text: string, lines: Span[]): Span[] {
+  const first = lines[0];
+  const last = lines.at(-1);
+  if (first === undefined || last === undefined) return [];
+  const contents = lines.map((line) => text.slice(line.start, line.end));
+  const records = contents.filter((line) => RECORD_LINE.test(line)).length;
+  if (lines.length > 1 && records * 2 >= lines.length) return lines;
+  if (lines.length > 1 && isLineList(contents)) return lineGroups(lines, contents);
+  return [{ start: first.start, end: last.end }];
+}
+
+/**
+ * Lines that mostly start anew (a capital, a digit) and are short: a slide's bullets or a form, not wrapped prose.
+ * Verse starts its lines with capitals too, but its lines often end in a comma, which no bullet needs: its
+ * sentences run on across the lines.
+ */
 function isLineList(lines: string[]): boolean {
   const starts = lines.slice(1).filter((line) => /^\s*["“‘(]?[\p{Lu}\p{N}•▪◦–-]/u.test(line)).length;
-  const lengths = lines.map((line) => line.trim().split(/\s+/).length).sort((left, right) => left - right);
+  const commaEnds = lines.slice(0, -1).filter((line) => /,\s*$/.test(line)).length;
+  const lengths = lines.map(lineWords).sort((left, right) => left - right);
   const medianLength = lengths[Math.floor(lengths.length / 2)] ?? 0;
-  return starts >= LIST_LINE_SHARE * (lines.length - 1) && medianLength <= LIST_LINE_WORDS;
+  return (
+    starts >= LIST_LINE_SHARE * (lines.length - 1) &&
+    commaEnds < RUNNING_LINE_SHARE * (lines.length - 1) &&
+    medianLength <= LIST_LINE_WORDS
+  );
+}
+
+function lineWords(line: string): number {
+  return line.trim().split(/\s+/).length;
 }
 
 /** Share of lines starting anew, and median words per line, of a block read line by line. */
 const LIST_LINE_SHARE = 0.6;
 const LIST_LINE_WORDS = 20;
+/** Share of lines ending in a comma that marks verse or running text rather than a list. */
+const RUNNING_LINE_SHARE = 0.25;
 /** Short lines are read together up to about a sentence's length: a name, then the role under it... */
 const LINE_GROUP_WORDS = 20;
-/** ...while a line this long says something whole by itself. */
+/** ...but a line of a clause's length starts a unit of its own: a slide's bullet ("Auditing will begin in 2004")... */
+const CLAUSE_LINE_WORDS = 4;
+/** ...and a line this long says something whole by itself. */
 const LONG_LINE_WORDS = 8;
 
-/** Consecutive short lines joined into units of at most a sentence's length; a long line stands alone. */
-function lineGroups(lines: string[]): string[] {
-  const groups: string[] = [];
-  let group: string[] = [];
+/**
+ * Consecutive lines joined into units of at most a sentence's length: short lines join the line before them, a line of
+ * a clause's length starts a unit unless it carries on the one before, a long one stands alone.
+ */
+function lineGroups(lines: Span[], contents: string[]): Span[] {
+  const groups: Span[] = [];
+  let group: Span | undefined;
   let length = 0;
-  for (const line of lines) {
-    const lineLength = line.trim().split(/\s+/).length;
-    if (group.length > 0 && (length + lineLength > LINE_GROUP_WORDS || lineLength >= LONG_LINE_WORDS)) {
-      groups.push(group.join('\n'));
-      group = [];
+  for (const [index, line] of lines.entries()) {
+    const content = contents[index]!;
+    const lineLength = lineWords(content);
+    const startsUnit =
+      length + lineLength > LINE_GROUP_WORDS ||
+      (lineLength >= CLAUSE_LINE_WORDS && !continuesLine(contents[index - 1] ?? '', content));
+    if (group && startsUnit) {
+      groups.push(group);
+      group = undefined;
       length = 0;
     }
-    group.push(line);
+    group = { start: group?.start ?? line.start, end: line.end };
     length += lineLength;
-    if (lineLength >= LONG_LINE_WORDS || /[.!?:]["”’)\]]?\s*$/.test(line)) {
-      groups.push(group.join('\n'));
-      group = [];
+    if (lineLength >= LONG_LINE_WORDS || /[.!?:]["”’)\]]?$/.test(content)) {
+      groups.push(group);
+      group = undefined;
       length = 0;
     }
   }
-  if (group.length > 0) groups.push(group.join('\n'));
+  if (group) groups.push(group);
   return groups;
+}
+
+/** A line carries on the one before when that one breaks off (a hyphen, a comma) or it starts in lower case. */
+function continuesLine(previous: string, line: string): boolean {
+  return /[-–,;/&(]$/.test(previous) || /^\p{Ll}/u.test(line);
 }
 
 /**
@@ -138,11 +198,19 @@ function lineGroups(lines: string[]): string[] {
  * whitespace collapsed.
  */
 export function sentences(text: string): string[] {
-  return blocks(text).flatMap((block) =>
-    sentenceSpans(block)
-      .map(({ start, end }) => block.slice(start, end).replace(/\s+/g, ' ').trim())
-      .filter(Boolean),
-  );
+  return unitSpans(text, 0, text.length).flatMap((unit) => {
+    const content = readableUnit(text.slice(unit.start, unit.end));
+    return proseSpans(content, 0, content.length)
+      .map(({ start, end }) => content.slice(start, end).replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+  });
+}
+
+/** A table row's cells as clauses, separated by semicolons; a table rule as nothing. */
+function readableUnit(unit: string): string {
+  if (TABLE_RULE.test(unit)) return '';
+  if (!unit.startsWith('|')) return unit;
+  return unit.replace(/^\|\s*|\s*\|$/g, '').replace(/\s*\|\s*/g, '; ');
 }
 
 export interface Span {
@@ -151,12 +219,20 @@ export interface Span {
 }
 
 /**
- * Where the sentences of `text[start, end)` lie, as spans that cover it but for the whitespace between them. A
- * sentence ends at `.`, `!`, `?`, `…` or `。` (and a closing quote or bracket) followed by whitespace and a capital,
+ * Where the sentences of `text[start, end)` lie, as spans that cover it but for the whitespace between them: the
+ * units `sentences` reads on their own (so a chunk cut between two never splits a JSON leaf, a header or a
+ * slide's bullet), each split at its sentence ends (`proseSpans`).
+ */
+export function sentenceSpans(text: string, start = 0, end = text.length): Span[] {
+  return unitSpans(text, start, end).flatMap((unit) => proseSpans(text, unit.start, unit.end));
+}
+
+/**
+ * Where the sentences of running text `text[start, end)` lie. A sentence ends at `.`, `!`, `?`, `…` or `。` (and a closing quote or bracket) followed by whitespace and a capital,
  * digit or opening quote, or by a line break; a full stop after a common abbreviation or an initial ("U.S.",
  * "Dr.", "J. R.") ends nothing.
  */
-export function sentenceSpans(text: string, start = 0, end = text.length): Span[] {
+function proseSpans(text: string, start: number, end: number): Span[] {
   const spans: Span[] = [];
   const region = text.slice(start, end);
   let sentenceStart = region.search(/\S/);

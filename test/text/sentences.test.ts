@@ -64,6 +64,55 @@ describe('sentences of slides and wrapped prose', () => {
   });
 });
 
+describe('sentences of wrapped list items', () => {
+  it('reads the lines a list item wraps onto as part of it, up to a blank line or the next item', () => {
+    expect(
+      sentences(
+        '* Tika has been split to three different components for increased\n  modularity. The components are: core, parsers\n* Fixed a bug (TIKA-1)\nWrapped on.\n\nA paragraph.',
+      ),
+    ).toEqual([
+      '* Tika has been split to three different components for increased modularity.',
+      'The components are: core, parsers',
+      '* Fixed a bug (TIKA-1) Wrapped on.',
+      'A paragraph.',
+    ]);
+  });
+});
+
+describe('sentences of slide bullets and verse', () => {
+  it("reads each bullet of a clause's length as a sentence of its own, with the lines that carry it on", () => {
+    expect(
+      sentences(
+        'Auditing will be required beginning in 2004\nRFP will be issued to qualify auditors\nAuditing processes are under development\nUsage statistics need to be\ncredible\nconsistent',
+      ),
+    ).toEqual([
+      'Auditing will be required beginning in 2004',
+      'RFP will be issued to qualify auditors',
+      'Auditing processes are under development',
+      'Usage statistics need to be credible consistent',
+    ]);
+    expect(
+      sentences(
+        'Control of Heterogenous Stress-\nEngineered MEMS Microrobots\nthrough a Common Control Signal\nVahid Foroutan, Ratul Majumdar',
+      ),
+    ).toEqual([
+      'Control of Heterogenous Stress- Engineered MEMS Microrobots through a Common Control Signal',
+      'Vahid Foroutan, Ratul Majumdar',
+    ]);
+  });
+
+  it('reads verse, whose lines end in commas, as the sentences that run across its lines', () => {
+    expect(
+      sentences(
+        'Leave them alone and they will come home,\nBringing their tails behind them.\nIt happened one day, as she did stray\nInto a meadow hard by,\nThere she espied their tails side by side\nAll hung on a tree to dry.',
+      ),
+    ).toEqual([
+      'Leave them alone and they will come home, Bringing their tails behind them.',
+      'It happened one day, as she did stray Into a meadow hard by, There she espied their tails side by side All hung on a tree to dry.',
+    ]);
+  });
+});
+
 describe('sentenceSpans', () => {
   it('covers the text but for the whitespace between sentences', () => {
     const text = fc
@@ -78,6 +127,11 @@ describe('sentenceSpans', () => {
           'e.g. this',
           'x. Y',
           '…',
+          'From: Ann',
+          '| a | b |',
+          '- item',
+          'Short bullet line',
+          'text,',
         ),
         {
           maxLength: 20,
@@ -96,5 +150,20 @@ describe('sentenceSpans', () => {
         expect(value.slice(position).trim()).toBe('');
       }),
     );
+  });
+});
+
+describe('sentenceSpans of line-by-line text', () => {
+  it('gives each JSON leaf, header and bullet a span of its own, as sentences reads them', () => {
+    const text =
+      'quotes[0].text: The piano does not murder the player\nquotes[0].author: Robert Ford\n\nAuditing will be required beginning in 2004\nRFP will be issued to qualify auditors';
+    const spans = sentenceSpans(text).map(({ start, end }) => text.slice(start, end));
+    expect(spans).toEqual([
+      'quotes[0].text: The piano does not murder the player',
+      'quotes[0].author: Robert Ford',
+      'Auditing will be required beginning in 2004',
+      'RFP will be issued to qualify auditors',
+    ]);
+    expect(spans).toEqual(sentences(text));
   });
 });
