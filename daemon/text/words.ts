@@ -99,12 +99,33 @@ export function stem(word: string): string {
 }
 
 /**
+ * Past forms of common irregular verbs and their base, which no suffix rule reaches: "wore" is to meet "wearing",
+ * "found" "find". Forms that are as often other words ("left", "rose", "lay", "saw", "born") are left out.
+ */
+const IRREGULAR_FORMS = new Map(
+  `arose:arise arisen:arise awoke:awake began:begin begun:begin bent:bend bled:bleed broke:break broken:break
+brought:bring built:build bought:buy caught:catch chose:choose chosen:choose came:come dealt:deal drew:draw
+drawn:draw drove:drive driven:drive ate:eat eaten:eat fell:fall fallen:fall fed:feed felt:feel fought:fight
+found:find fled:flee flew:fly flown:fly forgot:forget forgotten:forget forgave:forgive forgiven:forgive
+froze:freeze frozen:freeze gave:give given:give went:go gone:go grew:grow grown:grow hung:hang heard:hear
+hid:hide hidden:hide held:hold kept:keep knew:know known:know led:lead lent:lend lost:lose made:make meant:mean
+met:meet paid:pay ran:run rode:ride ridden:ride rang:ring rung:ring risen:rise said:say seen:see sought:seek
+sold:sell sent:send shook:shake shaken:shake shot:shoot sang:sing sung:sing sank:sink sunk:sink slept:sleep
+slid:slide spoke:speak spoken:speak spent:spend spun:spin stood:stand stole:steal stolen:steal stuck:stick
+struck:strike swore:swear sworn:swear swam:swim took:take taken:take taught:teach tore:tear torn:tear
+told:tell thought:think threw:throw thrown:throw understood:understand woke:wake woken:wake wore:wear worn:wear
+won:win withdrew:withdraw withdrawn:withdraw wrote:write written:write`
+    .split(/\s+/)
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
+/**
  * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
  * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
- * stored vectors are made of it).
+ * stored vectors are made of it), and an irregular verb's past forms its base.
  */
 export function term(word: string): string {
-  const stemmed = stem(word);
+  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? word);
   return stemmed.length > 3 && stemmed.endsWith('e') && !/\d/.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
 }
 

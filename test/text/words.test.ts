@@ -94,6 +94,19 @@ describe('words, stems and stop words', () => {
     expect(stem('release')).toBe('release');
   });
 
+  it("matches an irregular verb's past forms with its base and other forms", () => {
+    expect(['wore', 'worn', 'wear', 'wearing'].map(term)).toEqual(['wear', 'wear', 'wear', 'wear']);
+    expect(['found', 'finding', 'sent', 'sending', 'made', 'making'].map(term)).toEqual([
+      'find',
+      'find',
+      'send',
+      'send',
+      'mak',
+      'mak',
+    ]);
+    expect(stem('wore')).toBe('wore');
+  });
+
   it('drops function words from content terms, keeping order and repeats', () => {
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('lighthouse')).toBe(false);
