@@ -12,20 +12,8 @@ import {
 } from '../daemon/ingest/chunk.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse } from '../daemon/retrieve/fusion.ts';
 import { createRetriever } from '../daemon/retrieve/index.ts';
-import {
-  combine,
-  DEFAULT_RERANK,
-  type RerankSignals,
-  type RerankWeights,
-  rerank,
-  rerankSignals,
-} from '../daemon/retrieve/rerank.ts';
-import {
-  type ChunkHit,
-  type ChunkIndex,
-  type ChunkRecord,
-  openChunkIndex,
-} from '../daemon/store/chunk-index.ts';
+import { DEFAULT_RERANK, rerank } from '../daemon/retrieve/rerank.ts';
+import { type ChunkIndex, type ChunkRecord, openChunkIndex } from '../daemon/store/chunk-index.ts';
 import { countTokens } from '../daemon/text/token-count.ts';
 import { createPlainBm25Peer } from './peers/bm25.ts';
 import { createLangChainPeer } from './peers/langchain.ts';
@@ -41,14 +29,14 @@ import {
 import { isHeldOutArticle } from './squad.ts';
 import { allLive, benchIndexOptions, benchRecords } from './support.ts';
 
-const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
+export const corpusDirectory = resolve(import.meta.dirname, '../../shared/corpus');
 const resultsFile = resolve(import.meta.dirname, 'results/retrieval.json');
 /** The chunk-size sweep takes a quarter of an hour, so `npm run bench` leaves it out and keeps its last figures. */
 const sweepFile = resolve(import.meta.dirname, 'results/retrieval-chunk-sweep.json');
 /** Every 5th SQuAD question (1,080 of 5,397) keeps a run short while covering every article. */
 const SQUAD_STRIDE = 5;
 const DEPTH = 10;
-const CANDIDATES = 50;
+export const CANDIDATES = 50;
 
 export interface RetrievalBenchOptions {
   /** Also compare fusion weights and methods (cheap: reuses each question's candidates). */
@@ -73,7 +61,12 @@ interface BuiltIndex {
   dispose(): Promise<void>;
 }
 
-async function buildIndex(set: QaSet, embedder: Embedder, targetTokens: number, overlapTokens: number) {
+export async function buildIndex(
+  set: QaSet,
+  embedder: Embedder,
+  targetTokens: number,
+  overlapTokens: number,
+) {
   const directory = mkdtempSync(join(tmpdir(), 'ckb-bench-retrieval-'));
   const connection = await connect(directory);
   const chunkIndex = await openChunkIndex(connection, embedder, benchIndexOptions(directory));
@@ -103,7 +96,7 @@ async function buildIndex(set: QaSet, embedder: Embedder, targetTokens: number, 
   return built;
 }
 
-const toRanked = (hits: { sourceId: string; text: string }[]): RankedPassage[] =>
+export const toRanked = (hits: { sourceId: string; text: string }[]): RankedPassage[] =>
   hits.map((hit) => ({ documentId: hit.sourceId, text: hit.text }));
 
 interface CkbFigures {
@@ -120,11 +113,15 @@ interface CkbFigures {
 }
 
 /** SQuAD: the held-out articles of bench/squad.ts; SciFact: its dev claims (BEIR's test set). */
-function isHeldOut(set: QaSet, question: Question): boolean {
+export function isHeldOut(set: QaSet, question: Question): boolean {
   return set.name === 'scifact' ? question.isDev : isHeldOutArticle(question.goldDocuments[0] ?? '');
 }
 
-function scoreWhere(set: QaSet, rankings: RankedPassage[][], keep: (question: Question) => boolean): Scores {
+export function scoreWhere(
+  set: QaSet,
+  rankings: RankedPassage[][],
+  keep: (question: Question) => boolean,
+): Scores {
   const questions = set.questions.filter(keep);
   return score(
     { ...set, questions },
@@ -269,83 +266,6 @@ async function chunkSweep(set: QaSet, embedder: Embedder) {
   return sweep;
 }
 
-/** A question's fused candidates and their rerank signals. */
-interface Candidate {
-  fused: ChunkHit[];
-  signals: RerankSignals[] | undefined;
-}
-
-/**
- * Fits the reranker's weights by coordinate ascent on the TRAINING questions of both sets (SQuAD: the training
- * articles, all their questions; SciFact: train claims), then reports both splits. `--fit-rerank`.
- */
-async function fitRerank(): Promise<Record<string, unknown>> {
-  const embedder = createHashedEmbedder();
-  const prepared: { set: QaSet; candidates: Candidate[] }[] = [];
-  for (const name of ['squad', 'scifact'] as const) {
-    const set = loadQaSet(corpusDirectory, name, 1);
-    const built = await buildIndex(set, embedder, DEFAULT_TARGET_TOKENS, DEFAULT_OVERLAP_TOKENS);
-    // Every chunk of a benchmark's index is live, in its one application.
-    const filter = 'bench';
-    const candidates: Candidate[] = [];
-    for (const question of set.questions) {
-      const [vector] = await embedder.embed([question.text], { kind: 'query' });
-      const fused = fuse(
-        await built.chunkIndex.fullTextSearch(question.text, filter, CANDIDATES),
-        await built.chunkIndex.vectorSearch(vector!, filter, CANDIDATES),
-        DEFAULT_FUSION,
-      );
-      candidates.push({ fused, signals: rerankSignals(question.text, fused) });
-    }
-    await built.dispose();
-    prepared.push({ set, candidates });
-  }
-  const rankWith = (weights: RerankWeights, candidate: Candidate) => {
-    const { fused, signals } = candidate;
-    if (!signals) return toRanked(fused);
-    return toRanked(
-      fused
-        .map((hit, position) => ({ hit, score: combine(signals[position]!, weights) }))
-        .sort((left, right) => right.score - left.score)
-        .map(({ hit }) => hit),
-    );
-  };
-  const evaluate = (weights: RerankWeights, keep: (set: QaSet, question: Question) => boolean) =>
-    prepared.map(({ set, candidates }) =>
-      scoreWhere(
-        set,
-        candidates.map((candidate) => rankWith(weights, candidate)),
-        (question) => keep(set, question),
-      ),
-    );
-  const training = (set: QaSet, question: Question) => !isHeldOut(set, question);
-  const objective = (weights: RerankWeights) => {
-    const [squad, scifact] = evaluate(weights, training);
-    return squad!['hit@1'] + 0.3 * squad!['hit@5'] + scifact!['hit@1'] + 0.5 * scifact!.mrr;
-  };
-  let weights: RerankWeights = { ...DEFAULT_RERANK };
-  let best = objective(weights);
-  for (let round = 0; round < 3; round++) {
-    for (const name of ['coverage', 'sentenceCoverage', 'phrases', 'headings'] as const) {
-      for (const step of [-0.4, -0.2, -0.1, 0.1, 0.2, 0.4]) {
-        const candidate = { ...weights, [name]: Math.max(0, Math.round((weights[name] + step) * 100) / 100) };
-        const value = objective(candidate);
-        if (value > best + 1e-9) {
-          best = value;
-          weights = candidate;
-        }
-      }
-    }
-  }
-  const [squadHeldOut, scifactHeldOut] = evaluate(weights, (set, question) => isHeldOut(set, question));
-  const [squadTraining, scifactTraining] = evaluate(weights, training);
-  return {
-    weights,
-    squad: { training: squadTraining, heldOut: squadHeldOut },
-    scifact: { training: scifactTraining, heldOut: scifactHeldOut },
-  };
-}
-
 export async function run(options: RetrievalBenchOptions = {}): Promise<Record<string, unknown>> {
   const started = performance.now();
   const figures: Record<string, unknown> = {
@@ -363,9 +283,7 @@ export async function run(options: RetrievalBenchOptions = {}): Promise<Record<s
   return figures;
 }
 
-if (import.meta.main && process.argv.includes('--fit-rerank')) {
-  console.log(JSON.stringify(await fitRerank(), null, 2));
-} else if (import.meta.main) {
+if (import.meta.main) {
   const figures = await run({
     sweep: process.argv.includes('--sweep'),
     chunkSweep: process.argv.includes('--chunk-sweep'),

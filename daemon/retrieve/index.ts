@@ -2,7 +2,7 @@ import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { contentTerms } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
-import { DEFAULT_RERANK, type RerankWeights, rerank } from './rerank.ts';
+import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
 
 export { retrievalQuery } from '../text/follow-up.ts';
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
@@ -37,7 +37,7 @@ export interface RetrieverOptions {
   /** Candidates taken from each of full-text and vector search before fusion. */
   candidates?: number;
   /** How fused candidates are reordered; `false` keeps the fused order (benchmarks compare the two). */
-  rerank?: RerankWeights | false;
+  rerank?: RerankModel | false;
 }
 
 /** Chunks sharing at least this share of their words are one passage shown twice (a re-upload, an overlap). */
@@ -56,7 +56,7 @@ export function createRetriever(
   options: RetrieverOptions = {},
 ): Retriever {
   const fusion = options.fusion ?? DEFAULT_FUSION;
-  const weights = options.rerank ?? DEFAULT_RERANK;
+  const model = options.rerank ?? DEFAULT_RERANK;
 
   async function candidatesOf(input: SearchInput, candidates: number) {
     const [textHits, vectorHits] = await Promise.all([
@@ -104,7 +104,7 @@ export function createRetriever(
       if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
         found = await candidatesOf(input, candidates * WIDER_SEARCH);
       const fused = fuse(found.textHits, found.vectorHits, fusion);
-      const ranked = weights === false ? fused : rerank(input.query, fused, weights);
+      const ranked = model === false ? fused : rerank(input.query, fused, model);
       return collapseDuplicates(ranked, input.limit).map((hit) => ({
         ...hit,
         sourceName: found.names.get(hit.sourceId)?.name ?? hit.sourceId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RERANK, rerank, rerankSignals } from '../../daemon/retrieve/rerank.ts';
+import { combine, DEFAULT_RERANK, rerank, rerankSignals, weightsFor } from '../../daemon/retrieve/rerank.ts';
 import type { ChunkHit } from '../../daemon/store/chunk-index.ts';
 
 function hit(sourceId: string, text: string, score: number, headings: string[] = []): ChunkHit {
@@ -34,10 +34,10 @@ describe('rerank', () => {
     expect(signals[0]!.sentenceCoverage).toBeLessThan(0.6);
   });
 
-  it('counts the heading path, and keeps scores in [0, 1], best first', () => {
+  it('counts the heading path over a small fused lead, and keeps scores in [0, 1], best first', () => {
     const ranked = rerank('installation steps', [
       hit('a', 'Run the script and wait.', 1),
-      hit('b', 'Run the installer, then restart.', 0.8, ['Guide', 'Installation steps']),
+      hit('b', 'Run the installer, then restart.', 0.9, ['Guide', 'Installation steps']),
     ]);
     expect(ranked[0]!.sourceId).toBe('b');
     for (const item of ranked) {
@@ -45,6 +45,21 @@ describe('rerank', () => {
       expect(item.score).toBeLessThanOrEqual(1);
     }
     expect(ranked[0]!.score).toBeGreaterThanOrEqual(ranked[1]!.score);
+  });
+
+  it('puts first, for a question asking when, the sentence that holds a year', () => {
+    const ranked = rerank('When was the bridge over the river opened?', [
+      hit('undated', 'The bridge over the river was opened by the mayor.', 1),
+      hit('dated', 'The bridge over the river was opened in 1820.', 0.95),
+    ]);
+    expect(ranked.map((item) => item.sourceId)).toEqual(['dated', 'undated']);
+  });
+
+  it('weighs a question and a statement of the same words each with its own weights', () => {
+    const signals = rerankSignals('bridge river', [hit('a', 'The bridge over the river.', 1)])!;
+    expect(combine(signals[0]!, weightsFor('Which bridge crosses the river?', DEFAULT_RERANK))).not.toBe(
+      combine(signals[0]!, weightsFor('The bridge crosses the river.', DEFAULT_RERANK)),
+    );
   });
 
   it('leaves hits as they are when the query has no content words', () => {

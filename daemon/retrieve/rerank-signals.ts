@@ -1,0 +1,183 @@
+import type { ChunkHit } from '../store/chunk-index.ts';
+import { sentences } from '../text/sentences.ts';
+import { contentTerms, isStopWord, term, words } from '../text/words.ts';
+import { type AnswerKind, answerKind, holdsAnswerKind, isQuestion } from './query-form.ts';
+
+/**
+ * What the reranker weighs for one hit, each in [0, 1]. "Share" is the share of the query's content terms, each
+ * weighted by how rare it is among the candidates, so the words that tell them apart count most.
+ */
+export interface RerankSignals {
+  /** The fused full-text and vector score. */
+  fused: number;
+  /** Share the passage (with its headings) holds. */
+  coverage: number;
+  /** Share the passage's best single sentence holds (a question is usually asked of one sentence). */
+  sentenceCoverage: number;
+  /** Share the best two neighbouring sentences hold together (an answer that names its subject a sentence earlier). */
+  windowCoverage: number;
+  /** Share of the query's neighbouring content-term pairs the passage keeps in order (a phrase kept). */
+  phrases: number;
+  /** Share the passage's heading path holds. */
+  headings: number;
+  /** How close together a sentence holds the query's terms: terms held, over the words they span. */
+  proximity: number;
+  /** Share of the query's own words, unstemmed and function words included, in one sentence: the wording kept. */
+  wording: number;
+  /** Whether the best sentence holds the kind of thing a question asks for (a year for "when"). */
+  answerKind: number;
+}
+
+export const SIGNAL_NAMES = [
+  'fused',
+  'coverage',
+  'sentenceCoverage',
+  'windowCoverage',
+  'phrases',
+  'headings',
+  'proximity',
+  'wording',
+  'answerKind',
+] as const satisfies readonly (keyof RerankSignals)[];
+
+interface QueryTerms {
+  /** Distinct content terms and the weight of each. */
+  weights: Map<string, number>;
+  totalWeight: number;
+  pairs: Set<string>;
+  words: Set<string>;
+  answerKind: AnswerKind | undefined;
+}
+
+interface SentenceTerms {
+  text: string;
+  terms: string[];
+  termSet: Set<string>;
+  words: Set<string>;
+}
+
+interface PassageTerms {
+  all: Set<string>;
+  headings: Set<string>;
+  sentences: SentenceTerms[];
+}
+
+/** Each hit's signals, in the hits' order; undefined when the query has no content words to weigh. */
+export function rerankSignals(query: string, hits: ChunkHit[]): RerankSignals[] | undefined {
+  const sequence = contentTerms(query);
+  if (hits.length === 0 || sequence.length === 0) return undefined;
+  const passages = hits.map(passageTerms);
+  const terms = queryTerms(query, sequence, passages);
+  return hits.map((hit, position) => passageSignals(hit.score, passages[position]!, terms));
+}
+
+function queryTerms(query: string, sequence: string[], passages: PassageTerms[]): QueryTerms {
+  const weights = rarity([...new Set(sequence)], passages);
+  const pairs = new Set<string>();
+  for (let index = 1; index < sequence.length; index++)
+    pairs.add(`${sequence[index - 1]} ${sequence[index]}`);
+  return {
+    weights,
+    totalWeight: [...weights.values()].reduce((sum, weight) => sum + weight, 0),
+    pairs,
+    words: new Set(words(query)),
+    // A statement asks for nothing: its "where" or "when" is a relative word (query-form.ts).
+    answerKind: isQuestion(query) ? answerKind(query) : undefined,
+  };
+}
+
+function passageTerms(hit: ChunkHit): PassageTerms {
+  const headings = new Set(contentTerms(hit.headings.join('\n')));
+  const split = sentences(hit.text).map((text) => {
+    // contentTerms(text), from the words already read.
+    const sentenceWords = words(text);
+    const terms = sentenceWords.filter((word) => !isStopWord(word)).map(term);
+    return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
+  });
+  const all = new Set(headings);
+  for (const sentence of split) for (const term of sentence.terms) all.add(term);
+  return { all, headings, sentences: split };
+}
+
+/** An inverse document frequency over the candidates themselves. */
+function rarity(terms: string[], passages: PassageTerms[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of terms) {
+    const frequency = passages.filter((passage) => passage.all.has(term)).length;
+    weights.set(term, Math.log(1 + (passages.length + 1) / (frequency + 0.5)));
+  }
+  return weights;
+}
+
+function share(terms: QueryTerms, held: (term: string) => boolean): number {
+  let sum = 0;
+  for (const [term, weight] of terms.weights) if (held(term)) sum += weight;
+  return sum / terms.totalWeight;
+}
+
+function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms): RerankSignals {
+  let sentenceCoverage = 0;
+  let answerKind = 0;
+  let windowCoverage = 0;
+  let proximity = 0;
+  let wording = 0;
+  passage.sentences.forEach((sentence, position) => {
+    const coverage = share(terms, (term) => sentence.termSet.has(term));
+    if (coverage > sentenceCoverage) {
+      sentenceCoverage = coverage;
+      answerKind = terms.answerKind && holdsAnswerKind(terms.answerKind, sentence.text, terms.words) ? 1 : 0;
+    }
+    const next = passage.sentences[position + 1];
+    const window = next
+      ? share(terms, (term) => sentence.termSet.has(term) || next.termSet.has(term))
+      : coverage;
+    windowCoverage = Math.max(windowCoverage, window);
+    proximity = Math.max(proximity, closeness(sentence.terms, terms));
+    wording = Math.max(wording, heldShare(terms.words, sentence.words));
+  });
+  return {
+    fused,
+    coverage: share(terms, (term) => passage.all.has(term)),
+    sentenceCoverage,
+    windowCoverage,
+    phrases: phrasesKept(passage, terms.pairs),
+    headings: share(terms, (term) => passage.headings.has(term)),
+    proximity,
+    wording,
+    answerKind,
+  };
+}
+
+/** The share of the query's terms a sentence holds, times how densely: both 1 when they stand side by side. */
+function closeness(sentence: string[], terms: QueryTerms): number {
+  let first = -1;
+  let last = -1;
+  const held = new Set<string>();
+  sentence.forEach((term, position) => {
+    if (!terms.weights.has(term)) return;
+    if (first < 0) first = position;
+    last = position;
+    held.add(term);
+  });
+  if (held.size < 2) return 0;
+  return (held.size / terms.weights.size) * (held.size / (last - first + 1));
+}
+
+function heldShare(wanted: Set<string>, held: Set<string>): number {
+  if (wanted.size === 0) return 0;
+  let count = 0;
+  for (const word of wanted) if (held.has(word)) count++;
+  return count / wanted.size;
+}
+
+function phrasesKept(passage: PassageTerms, pairs: Set<string>): number {
+  if (pairs.size === 0) return 0;
+  const kept = new Set<string>();
+  for (const { terms } of passage.sentences) {
+    for (let index = 1; index < terms.length; index++) {
+      const pair = `${terms[index - 1]} ${terms[index]}`;
+      if (pairs.has(pair)) kept.add(pair);
+    }
+  }
+  return kept.size / pairs.size;
+}
