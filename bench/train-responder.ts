@@ -190,17 +190,19 @@ function chooseComposition(
   const floor = offTopicBest[Math.ceil(OFF_TOPIC_NOT_FOUND * offTopicBest.length) - 1] ?? 0;
   const minimumScore = Math.round(floor * 100) / 100 + 0.01;
   let best: { composition: Composition; contained: number } | undefined;
-  for (const longestReplyWords of [45, 55, 65, 75]) {
-    for (const supportMargin of [0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8]) {
-      const composition = { minimumScore, supportMargin, longestReplyWords };
-      const figures = replyFigures(training, composition);
-      if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
-      if (!best || figures.goldAnswerContained > best.contained) {
-        best = { composition, contained: figures.goldAnswerContained };
+  for (const mostSentences of [2, 3]) {
+    for (const longestReplyWords of [60, 70, 80]) {
+      for (const confidence of [0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1]) {
+        const composition = { minimumScore, confidence, longestReplyWords, mostSentences };
+        const figures = replyFigures(training, composition);
+        if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
+        if (!best || figures.goldAnswerContained > best.contained) {
+          best = { composition, contained: figures.goldAnswerContained };
+        }
       }
     }
   }
-  return best?.composition ?? { minimumScore, supportMargin: 0, longestReplyWords: 45 };
+  return best?.composition ?? { minimumScore, confidence: 0, longestReplyWords: 60, mostSentences: 1 };
 }
 
 function median(values: number[]): number {

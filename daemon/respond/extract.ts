@@ -28,6 +28,10 @@ export interface Question {
   terms: Map<string, number>;
   /** Every stem of the message and its context, stop words too: what an answer must add to. */
   known: Set<string>;
+  /** The message's content stems in order: its phrases, as pairs of neighbours. */
+  sequence: string[];
+  /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
+  focus?: string;
 }
 
 /** Words of the earlier turn a follow-up refers to count this much against the message's own. */
@@ -38,7 +42,24 @@ export function readQuestion(message: string, context?: string): Question {
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   for (const term of contentStems(message)) terms.set(term, 1);
   const known = new Set(words(`${context ?? ''} ${message}`).map(term));
-  return { text: message, kind: answerKind(message), terms, known };
+  const focus = questionFocus(message);
+  return {
+    text: message,
+    kind: answerKind(message),
+    terms,
+    known,
+    sequence: contentStems(message),
+    ...(focus === undefined ? {} : { focus }),
+  };
+}
+
+/** "which NFL team", "what is the name of the stadium": the first word after the framing, when it is a word of content. */
+const FOCUS =
+  /\b(?:what|which|whose)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?(?:name|kind|type)\s+of\s+(?:the\s+|a\s+|an\s+)?)?([\p{L}-]+)/iu;
+
+function questionFocus(message: string): string | undefined {
+  const word = FOCUS.exec(message)?.[1]?.toLowerCase();
+  return word === undefined || isStopWord(word) ? undefined : term(word);
 }
 
 export function answerKind(question: string): AnswerKind {
@@ -178,6 +199,16 @@ export const SENTENCE_FEATURES = [
   'passageRank',
   'short',
   'long',
+  'phrasesKept',
+  'focusFound',
+  'otherNameFound',
+  'otherNumberFound',
+  'answerNearTerms',
+  'opensPassage',
+  'coverageByRank',
+  'variantCoverage',
+  'rarestMissing',
+  'sharpCoverage',
 ] as const;
 
 /**
@@ -211,17 +242,22 @@ export function featureRows(
   const candidates = candidateSentences(passages);
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
-  const total = [...question.terms.keys()].reduce((sum, term) => sum + weight(term), 0);
+  const termWeights = [...question.terms.keys()].map(weight);
+  const total = termWeights.reduce((sum, termWeight) => sum + termWeight, 0);
   if (total === 0) return [];
+  const heaviest = Math.max(...termWeights);
+  const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
   return candidates.map((candidate) => ({
     candidate,
-    features: sentenceFeatures(question, candidate, { weight, total }),
+    features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
   }));
 }
 
 interface Weighing {
   weight: (term: string) => number;
   total: number;
+  heaviest: number;
+  sharpTotal: number;
 }
 
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
@@ -229,16 +265,28 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   let held = 0;
   let previous = 0;
   let next = 0;
+  let variant = 0;
+  let missing = 0;
+  let sharpHeld = 0;
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
-    if (candidate.stems.has(term)) held += termWeight;
-    else if (candidate.previous.has(term)) previous += termWeight;
+    if (candidate.stems.has(term)) {
+      held += termWeight;
+      sharpHeld += termWeight ** 2;
+      continue;
+    }
+    if (candidate.previous.has(term)) previous += termWeight;
     else if (candidate.next.has(term)) next += termWeight;
+    if (hasVariant(candidate, term)) variant += termWeight;
+    else missing = Math.max(missing, termWeight);
   }
   const coverage = held / total;
-  const found =
-    question.kind !== 'other' &&
-    answerOfKind(candidate.sentence, question.kind, question.known) !== undefined;
+  const answer =
+    question.kind === 'other' ? undefined : answerOfKind(candidate.sentence, question.kind, question.known);
+  const otherName =
+    question.kind === 'other' ? answerOfKind(candidate.sentence, 'person', question.known) : undefined;
+  const otherNumber =
+    question.kind === 'other' ? answerOfKind(candidate.sentence, 'number', question.known) : undefined;
   const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;
   const length = words(candidate.sentence).length;
   return [
@@ -250,14 +298,69 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     candidate.stems.size > 0 ? matchedStems(question, candidate) / candidate.stems.size : 0,
     compactness(question, candidate),
     candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
-    found && question.kind === 'date' ? 1 : 0,
-    found && question.kind === 'number' ? 1 : 0,
-    found && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
+    answer !== undefined && question.kind === 'date' ? 1 : 0,
+    answer !== undefined && question.kind === 'number' ? 1 : 0,
+    answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
     candidate.passage.score,
     1 / candidate.passage.number,
     length < 8 ? 1 : 0,
     length > 40 ? 1 : 0,
+    phrasesKept(question, candidate),
+    question.focus !== undefined && candidate.stems.has(question.focus) ? 1 : 0,
+    otherName === undefined ? 0 : 1,
+    otherNumber === undefined ? 0 : 1,
+    nearness(question, candidate.sentence, answer ?? otherName ?? otherNumber),
+    candidate.position === 0 ? 1 : 0,
+    coverage / candidate.passage.number,
+    variant / total,
+    missing / weighing.heaviest,
+    sharpHeld / weighing.sharpTotal,
   ];
+}
+
+/** Share of the question's neighbouring content words that stay neighbours (within a word or two) in the sentence. */
+function phrasesKept(question: Question, candidate: Candidate): number {
+  const pairs = question.sequence.length - 1;
+  if (pairs < 1) return 0;
+  let kept = 0;
+  for (let index = 0; index < pairs; index++) {
+    const first = question.sequence[index]!;
+    const second = question.sequence[index + 1]!;
+    if (
+      candidate.sequence.some(
+        (term, at) => term === first && candidate.sequence.slice(at + 1, at + 4).includes(second),
+      )
+    )
+      kept++;
+  }
+  return kept / pairs;
+}
+
+/** A question's word in another form than the light stemmer meets ("interceptions", "intercepted"): a shared beginning. */
+const VARIANT_PREFIX = 5;
+
+function hasVariant(candidate: Candidate, term: string): boolean {
+  if (term.length < VARIANT_PREFIX + 1) return false;
+  const prefix = term.slice(0, VARIANT_PREFIX);
+  for (const stem of candidate.stems) if (stem.startsWith(prefix)) return true;
+  return false;
+}
+
+/** How close the answer found sits to the question's words in the sentence: 1 beside one, less by the word. */
+function nearness(question: Question, sentence: string, answer: string | undefined): number {
+  if (answer === undefined) return 0;
+  const at = sentence.indexOf(answer);
+  if (at < 0) return 0;
+  const before = words(sentence.slice(0, at)).length;
+  const after = before + words(answer).length;
+  let closest = Number.POSITIVE_INFINITY;
+  words(sentence).forEach((word, index) => {
+    if (!question.terms.has(term(word))) return;
+    const distance =
+      index < before ? before - index : index >= after ? index - after + 1 : Number.POSITIVE_INFINITY;
+    closest = Math.min(closest, distance);
+  });
+  return Number.isFinite(closest) ? 1 / closest : 0;
 }
 
 /** A sentence that opens by pointing back takes its subject from the sentence before. */
