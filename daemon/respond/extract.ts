@@ -1,9 +1,10 @@
 import { sentences } from '../text/sentences.ts';
 import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
+import { type SentenceScorer, sentenceScore } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import type { ContextPassage } from './types.ts';
 
-export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'other';
+export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'reason' | 'other';
 
 /** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
 const QUESTION_FRAME = new Set(
@@ -62,36 +63,33 @@ function questionFocus(message: string): string | undefined {
   return word === undefined || isStopWord(word) ? undefined : term(word);
 }
 
+/** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
+const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
+  ['date', /\b(?:when|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
+  [
+    'number',
+    /\bhow (?:many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
+  ],
+  [
+    'person',
+    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b/,
+  ],
+  [
+    'place',
+    /\bwhere\b|\b(?:what|which) (?:\w+ )?(?:country|city|state|town|region|continent|place|county|island|river|location|mountain|sea|ocean|lake|park|street|stadium|building|hotel|province|district|neighbou?rhood)\b/,
+  ],
+  ['reason', /\bwhy\b|\bwhat (?:was |is |were |are )?(?:the )?(?:main )?(?:reason|cause|purpose)\b/],
+];
+
+/** The kind of the question's first wh-phrase: "how many ..., when ..." asks for a number. */
 export function answerKind(question: string): AnswerKind {
   const text = question.toLowerCase();
-  if (
-    /\b(when|what (year|date|day|month|century|decade|time|period|era)|which (year|date|century|decade|day|month))\b/.test(
-      text,
-    )
-  ) {
-    return 'date';
+  let first: { kind: AnswerKind; at: number } | undefined;
+  for (const [kind, pattern] of ASKS) {
+    const at = pattern.exec(text)?.index;
+    if (at !== undefined && (!first || at < first.at)) first = { kind, at };
   }
-  if (
-    /\bhow (many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\bwhat (percentage|percent|number|amount|proportion|size|price|cost)\b/.test(
-      text,
-    )
-  ) {
-    return 'number';
-  }
-  if (
-    /\b(who|whom|whose)\b|\b(what|which) (university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character)\b/.test(
-      text,
-    )
-  ) {
-    return 'person';
-  }
-  if (
-    /\bwhere\b|\b(what|which) (country|city|state|town|region|continent|place|county|island|river|location)\b/.test(
-      text,
-    )
-  )
-    return 'place';
-  return 'other';
+  return first?.kind ?? 'other';
 }
 
 /** One whole sentence of a passage that could answer. */
@@ -209,23 +207,24 @@ export const SENTENCE_FEATURES = [
   'variantCoverage',
   'rarestMissing',
   'sharpCoverage',
+  'reasonFound',
 ] as const;
 
 /**
- * Every candidate sentence, best first. The score is a logistic model over what makes a sentence the answer:
- * the question's weight it holds (alone and with its neighbours), phrases kept, holding the kind of thing asked
- * for, adding something the question does not say, and the passage's own rank. Weights come from
- * bench/train-responder.ts.
+ * Every candidate sentence, best first. The score is the sentence model (sentence-model.ts) over what makes a
+ * sentence the answer: the question's weight it holds (alone and with its neighbours), phrases kept, holding the
+ * kind of thing asked for near the question's words, adding something the question does not say, and the
+ * passage's own rank. Its parameters come from bench/train-responder.ts.
  */
 export function rankSentences(
   question: Question,
   passages: ContextPassage[],
-  weights: readonly number[] = SENTENCE_WEIGHTS.weights,
+  scorer: SentenceScorer = SENTENCE_WEIGHTS,
 ): Finding[] {
   return featureRows(question, passages)
     .map(({ candidate, features }) => ({
       candidate,
-      score: features.reduce((sum, value, index) => sum + value * (weights[index] ?? 0), 0),
+      score: sentenceScore(scorer, features),
       coverage: features[0]!,
     }))
     .sort((left, right) => right.score - left.score);
@@ -315,6 +314,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     variant / total,
     missing / weighing.heaviest,
     sharpHeld / weighing.sharpTotal,
+    answer !== undefined && question.kind === 'reason' ? 1 : 0,
   ];
 }
 
@@ -413,6 +413,8 @@ const numberPattern = new RegExp(
   `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
   'gi',
 );
+const REASON =
+  /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
@@ -432,6 +434,7 @@ export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<stri
   if (kind === 'date') return firstNew(datePatterns);
   if (kind === 'number') return firstNew([numberPattern]);
   if (kind === 'person' || kind === 'place') return properName(sentence, isNew);
+  if (kind === 'reason') return REASON.exec(sentence)?.[0];
   return undefined;
 }
 

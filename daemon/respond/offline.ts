@@ -3,6 +3,7 @@ import { wordCount } from '../text/words.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { type Candidate, type Finding, isStopWord, rankSentences, readQuestion } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
+import type { SentenceScorer } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
 import type {
@@ -22,9 +23,8 @@ const MINIMUM_PASSAGE_SCORE = 0.02;
 const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
 
-/** The sentence model's weights (`SENTENCE_FEATURES`) and how a reply is put together from its ranking. */
-export interface SentenceModel {
-  weights: readonly number[];
+/** The sentence model and how a reply is put together from its ranking. */
+export interface SentenceModel extends SentenceScorer {
   composition: Composition;
 }
 
@@ -88,11 +88,7 @@ export function composeReply(
   history: HistoryMessage[] = [],
   model: SentenceModel = SENTENCE_WEIGHTS,
 ): OfflineReply {
-  return composeFindings(
-    passages,
-    replyFindings(message, passages, history, model.weights),
-    model.composition,
-  );
+  return composeFindings(passages, replyFindings(message, passages, history, model), model.composition);
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -100,10 +96,10 @@ export function replyFindings(
   message: string,
   passages: ContextPassage[],
   history: HistoryMessage[],
-  weights: readonly number[],
+  scorer: SentenceScorer,
 ): Finding[] {
   const relevant = passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
-  return rankSentences(readQuestion(message, followUpContext(history, message)), relevant, weights);
+  return rankSentences(readQuestion(message, followUpContext(history, message)), relevant, scorer);
 }
 
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
