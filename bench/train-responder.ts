@@ -12,13 +12,15 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Finding, featureRows, readQuestion, SENTENCE_FEATURES } from '../daemon/respond/extract.ts';
+import type { Finding } from '../daemon/respond/extract.ts';
 import {
   type Composition,
   composeFindings,
   notFoundReply,
   replyFindings,
 } from '../daemon/respond/offline.ts';
+import { readQuestion } from '../daemon/respond/question.ts';
+import { featureRows, SENTENCE_FEATURES } from '../daemon/respond/sentence-features.ts';
 import { type SentenceScorer, sentenceScore } from '../daemon/respond/sentence-model.ts';
 import type { ContextPassage } from '../daemon/respond/types.ts';
 import { wordCount } from '../daemon/text/words.ts';

@@ -1,8 +1,11 @@
 import { followUpContext } from '../text/follow-up.ts';
 import { wordCount } from '../text/words.ts';
+import type { Candidate } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
-import { type Candidate, type Finding, isStopWord, rankSentences, readQuestion } from './extract.ts';
+import { isStopWord } from './content-words.ts';
+import { type Finding, rankSentences } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
+import { readQuestion } from './question.ts';
 import type { SentenceScorer } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';

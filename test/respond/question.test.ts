@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind, readQuestion } from '../../daemon/respond/extract.ts';
-import { sentenceScore } from '../../daemon/respond/sentence-model.ts';
+import { answerKind, readQuestion } from '../../daemon/respond/question.ts';
 
-describe('answer kind', () => {
+describe('question', () => {
   it('reads the kind the first wh-phrase asks for', () => {
     expect(answerKind('How many TV networks are partners, when it comes to the NFL?')).toBe('number');
     expect(answerKind('When did the NFL start their 16 game seasons?')).toBe('date');
@@ -16,12 +15,5 @@ describe('answer kind', () => {
     expect(readQuestion('What is the name of the stadium where it was played?').focus).toBe('stadium');
     expect(readQuestion('Which hotel did the Broncos use?').focus).toBe('hotel');
     expect(readQuestion('Who won?').focus).toBeUndefined();
-  });
-});
-
-describe('sentence model', () => {
-  it('adds the hidden units to the linear score', () => {
-    const scorer = { linear: [1, 2], hidden: [[1, 0]], hiddenBias: [0.5], output: [2] };
-    expect(sentenceScore(scorer, [0.5, 0.25])).toBeCloseTo(0.5 + 0.5 + 2 * Math.tanh(1));
   });
 });
