@@ -17,6 +17,7 @@ import {
   type Composition,
   composeFindings,
   notFoundReply,
+  relevantPassages,
   replyFindings,
 } from '../daemon/respond/offline.ts';
 import { readQuestion } from '../daemon/respond/question.ts';
@@ -58,7 +59,7 @@ async function collect(): Promise<{
     const examples: Example[] = [];
     for (const item of squadQuestions()) {
       const passages = await index.search(item.question, index.sourceIds, PASSAGES);
-      const rows = featureRows(readQuestion(item.question), passages);
+      const rows = featureRows(readQuestion(item.question), relevantPassages(passages));
       examples.push({
         item,
         heldOut: isHeldOutArticle(item.doc),

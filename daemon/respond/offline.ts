@@ -101,8 +101,13 @@ export function replyFindings(
   history: HistoryMessage[],
   scorer: SentenceScorer,
 ): Finding[] {
-  const relevant = passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
-  return rankSentences(readQuestion(message, followUpContext(history, message)), relevant, scorer);
+  const question = readQuestion(message, followUpContext(history, message));
+  return rankSentences(question, relevantPassages(passages), scorer);
+}
+
+/** The passages a reply may quote: the sentence model is trained on these too. */
+export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
+  return passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
 }
 
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
