@@ -6,22 +6,27 @@
  *   node bench/train-responder.ts            # fit and report
  *   node bench/train-responder.ts --write    # also write daemon/respond/sentence-weights.ts
  *
- * The model: a linear score over `SENTENCE_FEATURES`, trained as a softmax over each question's candidate
- * sentences (the probability mass on sentences holding a gold answer), with L2 regularisation.
+ * The model: a linear score over `SENTENCE_FEATURES` plus a small hidden layer (daemon/respond/sentence-model.ts),
+ * trained as a softmax over each question's candidate sentences (bench/fit-sentence-model.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Finding, featureRows, readQuestion, SENTENCE_FEATURES } from '../daemon/respond/extract.ts';
+import type { Finding } from '../daemon/respond/extract.ts';
 import {
   type Composition,
   composeFindings,
   notFoundReply,
+  relevantPassages,
   replyFindings,
 } from '../daemon/respond/offline.ts';
+import { readQuestion } from '../daemon/respond/question.ts';
+import { featureRows, SENTENCE_FEATURES } from '../daemon/respond/sentence-features.ts';
+import { type SentenceScorer, sentenceScore } from '../daemon/respond/sentence-model.ts';
 import type { ContextPassage } from '../daemon/respond/types.ts';
 import { wordCount } from '../daemon/text/words.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
+import { fitSentenceScorer } from './fit-sentence-model.ts';
 import {
   buildSquadIndex,
   containsAnswer,
@@ -32,13 +37,10 @@ import {
 } from './squad.ts';
 
 const PASSAGES = 6;
-const L2 = 1e-3;
-const EPOCHS = 400;
-const LEARNING_RATE = 0.05;
 /** Composition is chosen for the most replies holding an answer with a median no longer than this... */
 const MEDIAN_WORDS_LIMIT = 48;
 /** ...and a coverage floor that still says "could not find" to this share of off-topic questions. */
-const OFF_TOPIC_NOT_FOUND = 0.95;
+const OFF_TOPIC_NOT_FOUND = 0.96;
 
 interface Example {
   item: SquadQuestion;
@@ -57,7 +59,7 @@ async function collect(): Promise<{
     const examples: Example[] = [];
     for (const item of squadQuestions()) {
       const passages = await index.search(item.question, index.sourceIds, PASSAGES);
-      const rows = featureRows(readQuestion(item.question), passages);
+      const rows = featureRows(readQuestion(item.question), relevantPassages(passages));
       examples.push({
         item,
         heldOut: isHeldOutArticle(item.doc),
@@ -84,53 +86,14 @@ async function collect(): Promise<{
   }
 }
 
-/** Softmax regression with Adam: maximises the log of the probability on each question's gold sentences. */
-function train(examples: Example[]): number[] {
-  const usable = examples.filter(
-    (example) => example.labels.some(Boolean) && example.labels.some((label) => !label),
-  );
-  const dimensions = SENTENCE_FEATURES.length;
-  const weights = new Array<number>(dimensions).fill(0);
-  const first = new Array<number>(dimensions).fill(0);
-  const second = new Array<number>(dimensions).fill(0);
-  for (let epoch = 1; epoch <= EPOCHS; epoch++) {
-    const gradient = weights.map((weight) => L2 * weight);
-    for (const example of usable) {
-      const scores = example.features.map((row) => dot(weights, row));
-      const top = Math.max(...scores);
-      const exps = scores.map((score) => Math.exp(score - top));
-      const all = exps.reduce((sum, value) => sum + value, 0);
-      const gold = exps.reduce((sum, value, position) => sum + (example.labels[position] ? value : 0), 0);
-      example.features.forEach((row, position) => {
-        const share = exps[position]! / all - (example.labels[position] ? exps[position]! / gold : 0);
-        for (let dimension = 0; dimension < dimensions; dimension++) {
-          gradient[dimension]! += (share * row[dimension]!) / usable.length;
-        }
-      });
-    }
-    for (let dimension = 0; dimension < dimensions; dimension++) {
-      first[dimension] = 0.9 * first[dimension]! + 0.1 * gradient[dimension]!;
-      second[dimension] = 0.999 * second[dimension]! + 0.001 * gradient[dimension]! ** 2;
-      const corrected = first[dimension]! / (1 - 0.9 ** epoch);
-      const scale = Math.sqrt(second[dimension]! / (1 - 0.999 ** epoch)) + 1e-8;
-      weights[dimension]! -= (LEARNING_RATE * corrected) / scale;
-    }
-  }
-  return weights.map((weight) => Math.round(weight * 1000) / 1000);
-}
-
-function dot(weights: number[], row: number[]): number {
-  return row.reduce((sum, value, position) => sum + value * weights[position]!, 0);
-}
-
 /** Share of questions whose best-scored sentence holds a gold answer. */
-function sentenceAccuracy(examples: Example[], weights: number[]): number {
+function sentenceAccuracy(examples: Example[], scorer: SentenceScorer): number {
   let right = 0;
   for (const example of examples) {
     let best = -1;
     let bestScore = Number.NEGATIVE_INFINITY;
     example.features.forEach((row, position) => {
-      const score = dot(weights, row);
+      const score = sentenceScore(scorer, row);
       if (score > bestScore) {
         bestScore = score;
         best = position;
@@ -170,37 +133,39 @@ interface Ranked {
   findings: Finding[];
 }
 
-function rank(examples: Example[], weights: number[]): Ranked[] {
+function rank(examples: Example[], scorer: SentenceScorer): Ranked[] {
   return examples.map((example) => ({
     example,
-    findings: replyFindings(example.item.question, example.passages, [], weights),
+    findings: replyFindings(example.item.question, example.passages, [], scorer),
   }));
 }
 
 function chooseComposition(
   training: Ranked[],
   offTopic: { question: string; passages: ContextPassage[] }[],
-  weights: number[],
+  scorer: SentenceScorer,
 ): Composition {
   // The lowest score floor that still turns away off-topic questions: every answerable question above it counts.
   const offTopicBest = offTopic
-    .map(({ question, passages }) => replyFindings(question, passages, [], weights)[0]?.score)
+    .map(({ question, passages }) => replyFindings(question, passages, [], scorer)[0]?.score)
     .map((score) => score ?? Number.NEGATIVE_INFINITY)
     .sort((left, right) => left - right);
   const floor = offTopicBest[Math.ceil(OFF_TOPIC_NOT_FOUND * offTopicBest.length) - 1] ?? 0;
-  const minimumScore = Math.round(floor * 100) / 100 + 0.01;
+  const minimumScore = Math.round((floor + 0.01) * 100) / 100;
   let best: { composition: Composition; contained: number } | undefined;
-  for (const longestReplyWords of [45, 55, 65, 75]) {
-    for (const supportMargin of [0, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8]) {
-      const composition = { minimumScore, supportMargin, longestReplyWords };
-      const figures = replyFigures(training, composition);
-      if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
-      if (!best || figures.goldAnswerContained > best.contained) {
-        best = { composition, contained: figures.goldAnswerContained };
+  for (const mostSentences of [2, 3]) {
+    for (const longestReplyWords of [60, 70, 80]) {
+      for (const confidence of [0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1]) {
+        const composition = { minimumScore, confidence, longestReplyWords, mostSentences };
+        const figures = replyFigures(training, composition);
+        if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
+        if (!best || figures.goldAnswerContained > best.contained) {
+          best = { composition, contained: figures.goldAnswerContained };
+        }
       }
     }
   }
-  return best?.composition ?? { minimumScore, supportMargin: 0, longestReplyWords: 45 };
+  return best?.composition ?? { minimumScore, confidence: 0, longestReplyWords: 60, mostSentences: 1 };
 }
 
 function median(values: number[]): number {
@@ -213,13 +178,16 @@ function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-function weightsModule(weights: number[], composition: Composition, measured: object): string {
+function weightsModule(scorer: SentenceScorer, composition: Composition, measured: object): string {
   return `// Written by \`node bench/train-responder.ts --write\`; do not edit by hand.
 // Trained on the training articles of the shared SQuAD half (every other article in name order); measured on the
 // held-out articles, which it never saw: ${JSON.stringify(measured)}
 export const SENTENCE_WEIGHTS = {
   features: ${JSON.stringify(SENTENCE_FEATURES)},
-  weights: ${JSON.stringify(weights)},
+  linear: ${JSON.stringify(scorer.linear)},
+  hidden: ${JSON.stringify(scorer.hidden)},
+  hiddenBias: ${JSON.stringify(scorer.hiddenBias)},
+  output: ${JSON.stringify(scorer.output)},
   composition: ${JSON.stringify(composition)},
 } as const;
 `;
@@ -230,23 +198,21 @@ if (import.meta.main) {
   const { examples, offTopic } = await collect();
   const training = examples.filter((example) => !example.heldOut);
   const heldOut = examples.filter((example) => example.heldOut);
-  const weights = train(training);
-  const rankedTraining = rank(training, weights);
-  const composition = chooseComposition(rankedTraining, offTopic, weights);
+  const scorer = fitSentenceScorer(training, SENTENCE_FEATURES.length);
+  const rankedTraining = rank(training, scorer);
+  const composition = chooseComposition(rankedTraining, offTopic, scorer);
   const measured = {
     sentenceAccuracy: {
-      training: sentenceAccuracy(training, weights),
-      heldOut: sentenceAccuracy(heldOut, weights),
+      training: sentenceAccuracy(training, scorer),
+      heldOut: sentenceAccuracy(heldOut, scorer),
     },
     replies: {
       training: replyFigures(rankedTraining, composition),
-      heldOut: replyFigures(rank(heldOut, weights), composition),
+      heldOut: replyFigures(rank(heldOut, scorer), composition),
     },
   };
   const report = {
     questions: { training: training.length, heldOut: heldOut.length },
-    features: SENTENCE_FEATURES,
-    weights,
     composition,
     ...measured,
     seconds: Math.round((performance.now() - started) / 1000),
@@ -256,7 +222,7 @@ if (import.meta.main) {
     const path = resolve(import.meta.dirname, '../daemon/respond/sentence-weights.ts');
     writeFileSync(
       path,
-      weightsModule(weights, composition, {
+      weightsModule(scorer, composition, {
         heldOut: measured.replies.heldOut,
         sentenceAccuracy: measured.sentenceAccuracy.heldOut,
       }),

@@ -1,8 +1,12 @@
 import { followUpContext } from '../text/follow-up.ts';
 import { wordCount } from '../text/words.ts';
+import type { Candidate } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
-import { type Candidate, type Finding, isStopWord, rankSentences, readQuestion } from './extract.ts';
+import { isStopWord } from './content-words.ts';
+import { type Finding, rankSentences } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
+import { readQuestion } from './question.ts';
+import type { SentenceScorer } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
 import type {
@@ -22,9 +26,8 @@ const MINIMUM_PASSAGE_SCORE = 0.02;
 const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
 
-/** The sentence model's weights (`SENTENCE_FEATURES`) and how a reply is put together from its ranking. */
-export interface SentenceModel {
-  weights: readonly number[];
+/** The sentence model and how a reply is put together from its ranking. */
+export interface SentenceModel extends SentenceScorer {
   composition: Composition;
 }
 
@@ -32,10 +35,15 @@ export interface SentenceModel {
 export interface Composition {
   /** Below this score, the best sentence is not about what was asked (fitted to turn away off-topic questions). */
   minimumScore: number;
-  /** A second sentence is added when the model's score for it is within this of the best one's... */
-  supportMargin: number;
-  /** ...and the two stay this short together. */
+  /**
+   * Supporting sentences are added, best first, until the reply holds this much of the model's probability that
+   * a sentence answers: a sure answer stands alone, an unsure one brings the next likeliest along...
+   */
+  confidence: number;
+  /** ...while the reply stays this short... */
   longestReplyWords: number;
+  /** ...and has at most this many sentences. */
+  mostSentences: number;
 }
 
 export interface OfflineReply {
@@ -73,7 +81,7 @@ export function createOfflineResponder(): Responder {
 }
 
 /**
- * The sentence that best answers the question, whole, then one supporting sentence when the choice was close,
+ * The sentence that best answers the question, whole, then supporting sentences while the answer is uncertain,
  * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
  * question it follows. When no sentence is about the question, it says so and names the closest sources.
  */
@@ -83,11 +91,7 @@ export function composeReply(
   history: HistoryMessage[] = [],
   model: SentenceModel = SENTENCE_WEIGHTS,
 ): OfflineReply {
-  return composeFindings(
-    passages,
-    replyFindings(message, passages, history, model.weights),
-    model.composition,
-  );
+  return composeFindings(passages, replyFindings(message, passages, history, model), model.composition);
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -95,13 +99,18 @@ export function replyFindings(
   message: string,
   passages: ContextPassage[],
   history: HistoryMessage[],
-  weights: readonly number[],
+  scorer: SentenceScorer,
 ): Finding[] {
-  const relevant = passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
-  return rankSentences(readQuestion(message, followUpContext(history, message)), relevant, weights);
+  const question = readQuestion(message, followUpContext(history, message));
+  return rankSentences(question, relevantPassages(passages), scorer);
 }
 
-/** The reply made of ranked sentences: the best, whole, and one supporting sentence when the choice was close. */
+/** The passages a reply may quote: the sentence model is trained on these too. */
+export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
+  return passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
+}
+
+/** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
   findings: Finding[],
@@ -109,28 +118,29 @@ export function composeFindings(
 ): OfflineReply {
   const best = findings[0];
   if (!best || best.coverage === 0 || best.score < composition.minimumScore) return notFound(passages);
-  const chosen = [best];
-  const support = supportingFinding(findings, best, composition);
-  if (support) chosen.push(support);
-  return cite(passages, chosen);
+  return cite(passages, [best, ...supportingFindings(findings, best, composition)]);
 }
 
-/** The next best sentence when it scored nearly as well, fits the reply's length and says something else. */
-function supportingFinding(
-  findings: Finding[],
-  best: Finding,
-  composition: Composition,
-): Finding | undefined {
-  const budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
-  return findings
-    .slice(1)
-    .find(
-      (finding) =>
-        finding.score >= best.score - composition.supportMargin &&
-        finding.score >= composition.minimumScore &&
-        wordCount(finding.candidate.sentence) <= budget &&
-        !repeats(finding.candidate, best.candidate),
-    );
+/**
+ * The next likeliest sentences, until the reply is likely enough to hold the answer: each fits the reply's
+ * length and says something else. Scores are logits of one softmax over the candidates, as the model was trained.
+ */
+function supportingFindings(findings: Finding[], best: Finding, composition: Composition): Finding[] {
+  const normaliser = findings.reduce((sum, finding) => sum + Math.exp(finding.score - best.score), 0);
+  const probability = (finding: Finding): number => Math.exp(finding.score - best.score) / normaliser;
+  const chosen = [best];
+  let held = probability(best);
+  let budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
+  for (const finding of findings.slice(1)) {
+    if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
+    if (finding.score < composition.minimumScore) break;
+    const length = wordCount(finding.candidate.sentence);
+    if (length > budget || chosen.some((other) => repeats(finding.candidate, other.candidate))) continue;
+    chosen.push(finding);
+    held += probability(finding);
+    budget -= length;
+  }
+  return chosen.slice(1);
 }
 
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { candidateSentences } from '../../daemon/respond/candidates.ts';
 import { createResponder } from '../../daemon/respond/index.ts';
-import { composeReply, notFoundReply, offlineTitle, toDeltas } from '../../daemon/respond/offline.ts';
+import {
+  composeFindings,
+  composeReply,
+  notFoundReply,
+  offlineTitle,
+  toDeltas,
+} from '../../daemon/respond/offline.ts';
 import { countTokens } from '../../daemon/respond/tokens.ts';
 import type { ContextPassage, ReplyEvent, ReplyRequest } from '../../daemon/respond/types.ts';
 
@@ -99,6 +106,22 @@ describe('offline responder', () => {
     ];
     const reply = composeReply('When was the game played?', overlapping).text;
     expect(reply.split('The game was played').length).toBe(2);
+  });
+
+  it('lets a sure answer stand alone and brings the next likeliest sentences along an unsure one', () => {
+    const [first, second, third] = candidateSentences([passages[0]!]);
+    const composition = { minimumScore: 0, confidence: 0.9, longestReplyWords: 80, mostSentences: 3 };
+    const sure = [
+      { candidate: first!, score: 9, coverage: 1 },
+      { candidate: second!, score: 1, coverage: 0.5 },
+      { candidate: third!, score: 1, coverage: 0.5 },
+    ];
+    expect(composeFindings(passages, sure, composition).text).toBe(`${first!.sentence} [1]`);
+    const unsure = sure.map((finding) => ({ ...finding, score: 1 }));
+    const reply = composeFindings(passages, unsure, composition).text;
+    for (const candidate of [first!, second!, third!]) expect(reply).toContain(candidate.sentence);
+    const short = { ...composition, longestReplyWords: 30 };
+    expect(composeFindings(passages, unsure, short).text).toBe(`${first!.sentence} [1]`);
   });
 
   it('answers a follow-up from the conversation it follows', () => {

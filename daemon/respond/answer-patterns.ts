@@ -1,0 +1,60 @@
+/** The kind of thing a question asks for (a date, a number, a name, a reason), found in a sentence. */
+import { term, words } from '../text/words.ts';
+import { isStopWord } from './content-words.ts';
+import type { AnswerKind } from './question.ts';
+
+const month =
+  '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\\.|Feb\\.|Aug\\.|Sept?\\.|Oct\\.|Nov\\.|Dec\\.)';
+const datePatterns = [
+  new RegExp(`\\b${month} \\d{1,2}(?:st|nd|rd|th)?,? \\d{3,4}\\b`, 'g'),
+  new RegExp(`\\b\\d{1,2} ${month},? \\d{3,4}\\b`, 'g'),
+  new RegExp(`\\b${month},? \\d{3,4}\\b`, 'g'),
+  /\b\d{4}-\d{2}-\d{2}\b/g,
+  /\b\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})\b/g,
+  /\b\d{1,2}(?:st|nd|rd|th) century(?: BC| AD| BCE| CE)?\b/gi,
+  /\b(?:1[0-9]|20)\d0s\b/g,
+  /\b(?:AD |BC )?(?:1[0-9]\d{2}|20\d{2}|[1-9]\d{2})(?: BC| AD| BCE| CE)?\b/g,
+];
+const numberWords =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen';
+const numberPattern = new RegExp(
+  `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
+  'gi',
+);
+const REASON =
+  /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
+const properNamePattern =
+  /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
+
+/**
+ * The kind of thing the question asks for, found in a sentence: a date, a number, or a proper name the
+ * question does not already contain. Undefined when the sentence holds nothing of the kind.
+ */
+export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<string>): string | undefined {
+  const isNew = (text: string): boolean =>
+    words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
+  const firstNew = (patterns: RegExp[]): string | undefined => {
+    for (const pattern of patterns) {
+      for (const match of sentence.matchAll(pattern)) if (isNew(match[0])) return match[0].trim();
+    }
+    return undefined;
+  };
+  if (kind === 'date') return firstNew(datePatterns);
+  if (kind === 'number') return firstNew([numberPattern]);
+  if (kind === 'person' || kind === 'place') return properName(sentence, isNew);
+  if (kind === 'reason') return REASON.exec(sentence)?.[0];
+  return undefined;
+}
+
+function properName(sentence: string, isNew: (text: string) => boolean): string | undefined {
+  for (const match of sentence.matchAll(properNamePattern)) {
+    // A capital that only starts the sentence is no name ("The", "However").
+    const text = match[0].replace(
+      /^(?:The|A|An|In|On|At|By|For|However|After|Before|During|This|These|It)\s+/,
+      '',
+    );
+    if (match.index === 0 && !/\s/.test(text) && isStopWord(text.toLowerCase())) continue;
+    if (isNew(text)) return text.replace(/[.,'’]+$/, '');
+  }
+  return undefined;
+}

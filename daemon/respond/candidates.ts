@@ -1,0 +1,86 @@
+/** The whole sentences of retrieved passages that a reply may quote. */
+import { sentences } from '../text/sentences.ts';
+import { words } from '../text/words.ts';
+import { contentStems } from './content-words.ts';
+import type { ContextPassage } from './types.ts';
+
+/** One whole sentence of a passage that could answer. */
+export interface Candidate {
+  passage: ContextPassage;
+  sentence: string;
+  /** Position among the passage's candidate sentences. */
+  position: number;
+  stems: Set<string>;
+  sequence: string[];
+  /** What the sentence leans on: the sentence before it and the title it sits under. */
+  previous: Set<string>;
+  next: Set<string>;
+  /** The passage's next sentence or line, however short: the value after a `label:`. */
+  following?: string;
+}
+
+/**
+ * The whole sentences of the passages, each once: chunks overlap, and a sentence cut at a chunk's edge reads
+ * badly and is whole in the neighbouring chunk. Markdown headings name a topic and answer nothing, but what a
+ * passage's sentences are about: with the sentence before, they are what a sentence leans on.
+ */
+export function candidateSentences(passages: ContextPassage[]): Candidate[] {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const passage of passages) {
+    const all = sentences(passage.text);
+    const title = passageTitle(all);
+    const titleStems = title === undefined ? [] : contentStems(title);
+    const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
+    const stems = split.map((sentence) => contentStems(sentence));
+    let position = 0;
+    split.forEach((sentence, index) => {
+      const key = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+      if (seen.has(key) || words(sentence).length < 3) return;
+      seen.add(key);
+      const following = split[index + 1];
+      candidates.push({
+        passage,
+        sentence,
+        position: position++,
+        stems: new Set(stems[index]),
+        sequence: stems[index]!,
+        previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
+        next: new Set(stems[index + 1] ?? []),
+        ...(following === undefined ? {} : { following }),
+      });
+    });
+  }
+  return candidates;
+}
+
+const HEADING = /^#{1,6}\s/;
+/** A first line this short, without a final stop, titles what follows (a slide's title, a form's heading). */
+const TITLE_WORDS = 12;
+
+function passageTitle(split: string[]): string | undefined {
+  const heading = split.find((sentence) => HEADING.test(sentence));
+  if (heading) return heading.replace(HEADING, '');
+  const first = split[0];
+  if (first === undefined || split.length < 2 || /[.!?]["”’)\]]?$/.test(first)) return undefined;
+  return words(first).length <= TITLE_WORDS ? first : undefined;
+}
+
+/**
+ * Without a chunk's first sentence when it starts mid-sentence, and its last when that runs on without an end:
+ * long prose cut at the edge. A short last line (a slide's bullet, a form's value) is whole as it is.
+ */
+function wholeSentences(split: string[]): string[] {
+  if (split.length <= 1) return split;
+  const first = split[0] ?? '';
+  const start = /^[\p{Ll},;:)\]]/u.test(first) && !RECORD.test(first) ? 1 : 0;
+  const last = split.at(-1) ?? '';
+  const cut = !/[.!?:]["”’)\]]?$/.test(last) && words(last).length > CUT_SENTENCE_WORDS;
+  return split.slice(start, Math.max(start, cut ? split.length - 1 : split.length));
+}
+
+/** A `name: value` line (a JSON leaf, a header) starts lower-case and whole. */
+const RECORD = /^[^\s:][^:]{0,80}: \S/;
+
+/** A last line longer than this without a final stop is taken for a sentence cut at the chunk's edge. */
+const CUT_SENTENCE_WORDS = 25;

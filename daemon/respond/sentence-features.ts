@@ -1,0 +1,201 @@
+/** What the sentence model reads of each candidate sentence: how it meets the question. */
+import { term, words } from '../text/words.ts';
+import { answerOfKind } from './answer-patterns.ts';
+import { type Candidate, candidateSentences } from './candidates.ts';
+import type { Question } from './question.ts';
+import type { ContextPassage } from './types.ts';
+
+/** The sentence model's inputs, in the order of `SENTENCE_WEIGHTS.features`. */
+export const SENTENCE_FEATURES = [
+  'coverage',
+  'coverageSquared',
+  'previousCoverage',
+  'nextCoverage',
+  'pronounPrevious',
+  'density',
+  'compactness',
+  'novelty',
+  'dateFound',
+  'numberFound',
+  'nameFound',
+  'passageScore',
+  'passageRank',
+  'short',
+  'long',
+  'phrasesKept',
+  'focusFound',
+  'otherNameFound',
+  'otherNumberFound',
+  'answerNearTerms',
+  'opensPassage',
+  'coverageByRank',
+  'variantCoverage',
+  'rarestMissing',
+  'sharpCoverage',
+  'reasonFound',
+] as const;
+
+/**
+ * Each candidate sentence with its features (`SENTENCE_FEATURES`). Terms are weighted by how rare they are among
+ * the candidates, so the words that tell sentences apart count most.
+ */
+export function featureRows(
+  question: Question,
+  passages: ContextPassage[],
+): { candidate: Candidate; features: number[] }[] {
+  const candidates = candidateSentences(passages);
+  if (candidates.length === 0 || question.terms.size === 0) return [];
+  const weight = rarity(question, candidates);
+  const termWeights = [...question.terms.keys()].map(weight);
+  const total = termWeights.reduce((sum, termWeight) => sum + termWeight, 0);
+  if (total === 0) return [];
+  const heaviest = Math.max(...termWeights);
+  const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
+  return candidates.map((candidate) => ({
+    candidate,
+    features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
+  }));
+}
+
+interface Weighing {
+  weight: (term: string) => number;
+  total: number;
+  heaviest: number;
+  sharpTotal: number;
+}
+
+function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
+  const { weight, total } = weighing;
+  let held = 0;
+  let previous = 0;
+  let next = 0;
+  let variant = 0;
+  let missing = 0;
+  let sharpHeld = 0;
+  for (const term of question.terms.keys()) {
+    const termWeight = weight(term);
+    if (candidate.stems.has(term)) {
+      held += termWeight;
+      sharpHeld += termWeight ** 2;
+      continue;
+    }
+    if (candidate.previous.has(term)) previous += termWeight;
+    else if (candidate.next.has(term)) next += termWeight;
+    if (hasVariant(candidate, term)) variant += termWeight;
+    else missing = Math.max(missing, termWeight);
+  }
+  const coverage = held / total;
+  const answer =
+    question.kind === 'other' ? undefined : answerOfKind(candidate.sentence, question.kind, question.known);
+  const otherName =
+    question.kind === 'other' ? answerOfKind(candidate.sentence, 'person', question.known) : undefined;
+  const otherNumber =
+    question.kind === 'other' ? answerOfKind(candidate.sentence, 'number', question.known) : undefined;
+  const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;
+  const length = words(candidate.sentence).length;
+  return [
+    coverage,
+    coverage * coverage,
+    previous / total,
+    next / total,
+    PRONOUN_START.test(candidate.sentence) ? previous / total : 0,
+    candidate.stems.size > 0 ? matchedStems(question, candidate) / candidate.stems.size : 0,
+    compactness(question, candidate),
+    candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
+    answer !== undefined && question.kind === 'date' ? 1 : 0,
+    answer !== undefined && question.kind === 'number' ? 1 : 0,
+    answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
+    candidate.passage.score,
+    1 / candidate.passage.number,
+    length < 8 ? 1 : 0,
+    length > 40 ? 1 : 0,
+    phrasesKept(question, candidate),
+    question.focus !== undefined && candidate.stems.has(question.focus) ? 1 : 0,
+    otherName === undefined ? 0 : 1,
+    otherNumber === undefined ? 0 : 1,
+    nearness(question, candidate.sentence, answer ?? otherName ?? otherNumber),
+    candidate.position === 0 ? 1 : 0,
+    coverage / candidate.passage.number,
+    variant / total,
+    missing / weighing.heaviest,
+    sharpHeld / weighing.sharpTotal,
+    answer !== undefined && question.kind === 'reason' ? 1 : 0,
+  ];
+}
+
+/** Share of the question's neighbouring content words that stay neighbours (within a word or two) in the sentence. */
+function phrasesKept(question: Question, candidate: Candidate): number {
+  const pairs = question.sequence.length - 1;
+  if (pairs < 1) return 0;
+  let kept = 0;
+  for (let index = 0; index < pairs; index++) {
+    const first = question.sequence[index]!;
+    const second = question.sequence[index + 1]!;
+    if (
+      candidate.sequence.some(
+        (term, at) => term === first && candidate.sequence.slice(at + 1, at + 4).includes(second),
+      )
+    )
+      kept++;
+  }
+  return kept / pairs;
+}
+
+/** A question's word in another form than the light stemmer meets ("interceptions", "intercepted"): a shared beginning. */
+const VARIANT_PREFIX = 5;
+
+function hasVariant(candidate: Candidate, term: string): boolean {
+  if (term.length < VARIANT_PREFIX + 1) return false;
+  const prefix = term.slice(0, VARIANT_PREFIX);
+  for (const stem of candidate.stems) if (stem.startsWith(prefix)) return true;
+  return false;
+}
+
+/** How close the answer found sits to the question's words in the sentence: 1 beside one, less by the word. */
+function nearness(question: Question, sentence: string, answer: string | undefined): number {
+  if (answer === undefined) return 0;
+  const at = sentence.indexOf(answer);
+  if (at < 0) return 0;
+  const before = words(sentence.slice(0, at)).length;
+  const after = before + words(answer).length;
+  let closest = Number.POSITIVE_INFINITY;
+  words(sentence).forEach((word, index) => {
+    if (!question.terms.has(term(word))) return;
+    const distance =
+      index < before ? before - index : index >= after ? index - after + 1 : Number.POSITIVE_INFINITY;
+    closest = Math.min(closest, distance);
+  });
+  return Number.isFinite(closest) ? 1 / closest : 0;
+}
+
+/** A sentence that opens by pointing back takes its subject from the sentence before. */
+const PRONOUN_START = /^(?:It|He|She|They|This|These|Those|His|Her|Its|Their|There|Such)\b/;
+
+function matchedStems(question: Question, candidate: Candidate): number {
+  let matched = 0;
+  for (const term of candidate.stems) if (question.terms.has(term)) matched++;
+  return matched;
+}
+
+/** How closely the question's terms sit together in the sentence: matched terms over the span they cover. */
+function compactness(question: Question, candidate: Candidate): number {
+  let first = -1;
+  let last = -1;
+  let matched = 0;
+  candidate.sequence.forEach((term, index) => {
+    if (!question.terms.has(term)) return;
+    if (first < 0) first = index;
+    last = index;
+    matched++;
+  });
+  return matched < 2 ? 0 : matched / (last - first + 1);
+}
+
+function rarity(question: Question, candidates: Candidate[]): (term: string) => number {
+  const weights = new Map<string, number>();
+  for (const [term, importance] of question.terms) {
+    const frequency = candidates.filter((candidate) => candidate.stems.has(term)).length;
+    weights.set(term, importance * Math.log(1 + (candidates.length + 1) / (frequency + 0.5)));
+  }
+  return (term) => weights.get(term) ?? 0;
+}
