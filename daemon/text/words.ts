@@ -103,18 +103,22 @@ export function stem(word: string): string {
  * "found" "find". Forms that are as often other words ("left", "rose", "lay", "saw", "born") are left out.
  */
 const IRREGULAR_FORMS = new Map(
-  `arose:arise arisen:arise awoke:awake began:begin begun:begin bent:bend bled:bleed broke:break broken:break
-brought:bring built:build bought:buy caught:catch chose:choose chosen:choose came:come dealt:deal drew:draw
-drawn:draw drove:drive driven:drive ate:eat eaten:eat fell:fall fallen:fall fed:feed felt:feel fought:fight
-found:find fled:flee flew:fly flown:fly forgot:forget forgotten:forget forgave:forgive forgiven:forgive
-froze:freeze frozen:freeze gave:give given:give went:go gone:go grew:grow grown:grow hung:hang heard:hear
-hid:hide hidden:hide held:hold kept:keep knew:know known:know led:lead lent:lend lost:lose made:make meant:mean
-met:meet paid:pay ran:run rode:ride ridden:ride rang:ring rung:ring risen:rise said:say seen:see sought:seek
-sold:sell sent:send shook:shake shaken:shake shot:shoot sang:sing sung:sing sank:sink sunk:sink slept:sleep
-slid:slide spoke:speak spoken:speak spent:spend spun:spin stood:stand stole:steal stolen:steal stuck:stick
-struck:strike swore:swear sworn:swear swam:swim took:take taken:take taught:teach tore:tear torn:tear
-told:tell thought:think threw:throw thrown:throw understood:understand woke:wake woken:wake wore:wear worn:wear
-won:win withdrew:withdraw withdrawn:withdraw wrote:write written:write`
+  `arisen:arise arose:arise ate:eat awoke:awake beaten:beat became:become began:begin begun:begin bent:bend
+bitten:bite bled:bleed blew:blow blown:blow bought:buy bred:breed broke:break broken:break brought:bring
+built:build came:come caught:catch chose:choose chosen:choose dealt:deal drank:drink drawn:draw drew:draw
+driven:drive drove:drive drunk:drink dug:dig eaten:eat fallen:fall fed:feed fell:fall felt:feel fled:flee
+flew:fly flown:fly forbade:forbid forbidden:forbid forgave:forgive forgiven:forgive forgot:forget
+forgotten:forget fought:fight found:find froze:freeze frozen:freeze gave:give given:give gone:go got:get
+gotten:get grew:grow grown:grow heard:hear held:hold hid:hide hidden:hide hung:hang kept:keep knew:know
+known:know laid:lay led:lead lent:lend lost:lose made:make meant:mean met:meet overthrew:overthrow
+overthrown:overthrow paid:pay ran:run rang:ring ridden:ride risen:rise rode:ride rung:ring said:say sang:sing
+sank:sink sat:sit seen:see sent:send shaken:shake shone:shine shook:shake shot:shoot shrank:shrink slept:sleep
+slid:slide sold:sell sought:seek spent:spend spoke:speak spoken:speak sprang:spring spun:spin stole:steal
+stolen:steal stood:stand strove:strive struck:strike stuck:stick sung:sing sunk:sink swam:swim swept:sweep
+swore:swear sworn:swear swum:swim taken:take taught:teach thought:think threw:throw thrown:throw told:tell
+took:take tore:tear torn:tear understood:understand undertaken:undertake undertook:undertake went:go
+withdrawn:withdraw withdrew:withdraw woke:wake woken:wake won:win wore:wear worn:wear written:write
+wrote:write`
     .split(/\s+/)
     .map((pair) => pair.split(':') as [string, string]),
 );
