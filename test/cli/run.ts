@@ -44,7 +44,11 @@ export function runCli(
       env: options.env,
       stdio: 'pipe',
     });
-    // Without input, stdin ends at once, as when nothing is piped in.
+    // Without input, stdin ends at once, as when nothing is piped in. A command that refuses its arguments may
+    // exit before reading it: the pipe then breaks, which is no failure of the command's.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(options.input ?? '');
     let stdout = '';
     let stderr = '';

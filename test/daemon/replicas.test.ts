@@ -197,7 +197,10 @@ test.runIf(testDatabaseKind() === 'postgres')(
           message: 'What did the keeper of the Bell Rock do?',
         })
       ).body;
-      expect(opened.sources.map((source: { source_id: string }) => source.source_id)).toContain(slow.id);
+      // The two Bell Rock sources hold the same page, so either may be the one cited.
+      const cited = opened.sources.map((source: { source_id: string }) => source.source_id);
+      expect(cited.length).toBeGreaterThan(0);
+      expect(cited.every((id: string) => [slow.id, again.id].includes(id))).toBe(true);
       const continued = await call(third.url, key, 'POST', '/conversations', {
         conversation_id: opened.conversation_id,
         message: 'and when did he light the lamp?',
