@@ -1,6 +1,6 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
+import { answerOfKind } from '../text/answer-kind.ts';
 import { term, words } from '../text/words.ts';
-import { answerOfKind } from './answer-patterns.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';

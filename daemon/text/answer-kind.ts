@@ -1,7 +1,39 @@
-/** The kind of thing a question asks for (a date, a number, a name, a reason), found in a sentence. */
-import { term, words } from '../text/words.ts';
-import { isStopWord } from './content-words.ts';
-import type { AnswerKind } from './question.ts';
+/**
+ * The kind of thing a question asks for (a date, a number, a name, a reason), and finding something of that kind in
+ * a sentence: one reading for the retriever's reranker and the offline responder alike.
+ */
+import { isStopWord, term, words } from './words.ts';
+
+export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'reason' | 'other';
+
+/** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
+const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
+  ['date', /\b(?:when|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
+  [
+    'number',
+    /\bhow (?:many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
+  ],
+  [
+    'person',
+    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b/,
+  ],
+  [
+    'place',
+    /\bwhere\b|\b(?:what|which) (?:\w+ )?(?:country|city|state|town|region|continent|place|county|island|river|location|mountain|sea|ocean|lake|park|street|stadium|building|hotel|province|district|neighbou?rhood)\b/,
+  ],
+  ['reason', /\bwhy\b|\bwhat (?:was |is |were |are )?(?:the )?(?:main )?(?:reason|cause|purpose)\b/],
+];
+
+/** The kind of the question's first wh-phrase: "how many ..., when ..." asks for a number. */
+export function answerKind(question: string): AnswerKind {
+  const text = question.toLowerCase();
+  let first: { kind: AnswerKind; at: number } | undefined;
+  for (const [kind, pattern] of ASKS) {
+    const at = pattern.exec(text)?.index;
+    if (at !== undefined && (!first || at < first.at)) first = { kind, at };
+  }
+  return first?.kind ?? 'other';
+}
 
 const month =
   '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\\.|Feb\\.|Aug\\.|Sept?\\.|Oct\\.|Nov\\.|Dec\\.)';
@@ -27,8 +59,9 @@ const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
 /**
- * The kind of thing the question asks for, found in a sentence: a date, a number, or a proper name the
- * question does not already contain. Undefined when the sentence holds nothing of the kind.
+ * The thing of the kind asked for, found in a sentence: a date, a number, or a proper name the question does not
+ * already hold (`known`: the question's terms, as `term` gives them). Undefined when the sentence holds nothing of
+ * the kind, and always for 'other'.
  */
 export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<string>): string | undefined {
   const isNew = (text: string): boolean =>
