@@ -103,7 +103,8 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     compactness(question, candidate),
     candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
     answer !== undefined && question.kind === 'date' ? 1 : 0,
-    answer !== undefined && question.kind === 'number' ? 1 : 0,
+    // How often is a number of times: the quantity asked for.
+    answer !== undefined && (question.kind === 'number' || question.kind === 'frequency') ? 1 : 0,
     answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
     candidate.passage.score,
     1 / candidate.passage.number,

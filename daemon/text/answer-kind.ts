@@ -1,17 +1,18 @@
 /**
- * The kind of thing a question asks for (a date, a number, a name, a reason), and finding something of that kind in
- * a sentence: one reading for the retriever's reranker and the offline responder alike.
+ * The kind of thing a question asks for (a date, a number, how often, a name, a reason), and finding something of
+ * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
  */
 import { isStopWord, term, words } from './words.ts';
 
-export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'reason' | 'other';
+export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
 
 /** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
 const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
+  ['frequency', /\bhow (?:often|frequently)\b|\b(?:what|which|at what) (?:frequency|interval)\b/],
   ['date', /\b(?:when|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
   [
     'number',
-    /\bhow (?:many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
+    /\bhow (?:many|much|long|old|far|large|big|tall|high|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
   ],
   [
     'person',
@@ -53,6 +54,16 @@ const numberPattern = new RegExp(
   `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
   'gi',
 );
+const count = `(?:\\d+|a few|several|other|${numberWords})`;
+const span =
+  '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
+/** "monthly", "every 3 months", "twice a year", "per year": how often, which a bare number is not. */
+const frequencyPattern = new RegExp(
+  `\\b(?:hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biweekly|bimonthly|biannually|semi-?annually|every (?:${count} )?${span}|(?:once|twice|thrice|${count} times) (?:a|an|per|each|every) ${span}|(?:per|each|a) (?:${span}|annum))\\b`,
+  'gi',
+);
+/** A number right after a label ("Sleeps: 10", "Bedrooms: 3"): the value of the label's own word. */
+const LABEL_BEFORE = /([\p{L}]+)\s*[:=]\s*$/u;
 const REASON =
   /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
 const properNamePattern =
@@ -73,9 +84,21 @@ export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<stri
     return undefined;
   };
   if (kind === 'date') return firstNew(datePatterns);
-  if (kind === 'number') return firstNew([numberPattern]);
+  if (kind === 'number') return labelledNumber(sentence, known) ?? firstNew([numberPattern]);
+  if (kind === 'frequency') return firstNew([frequencyPattern]);
   if (kind === 'person' || kind === 'place') return properName(sentence, isNew);
   if (kind === 'reason') return REASON.exec(sentence)?.[0];
+  return undefined;
+}
+
+/** The first number labelled by a word of the question ("how many can sleep": "Sleeps: 10", not "ID#1135"). */
+function labelledNumber(sentence: string, known: Set<string>): string | undefined {
+  for (const match of sentence.matchAll(numberPattern)) {
+    const label = LABEL_BEFORE.exec(sentence.slice(0, match.index))?.[1];
+    if (label === undefined) continue;
+    const [word] = words(label);
+    if (word !== undefined && !isStopWord(word) && known.has(term(word))) return match[0].trim();
+  }
   return undefined;
 }
 

@@ -29,3 +29,19 @@ describe('answer kind', () => {
     expect(answerOfKind('It began in 1066.', 'other', new Set())).toBeUndefined();
   });
 });
+
+describe('answers of a kind', () => {
+  it('reads how often as a frequency and finds one', () => {
+    expect(answerKind('And how often must the usage reports be provided?')).toBe('frequency');
+    const asked = known('How often are reports provided?');
+    expect(answerOfKind('Reports are provided monthly.', 'frequency', asked)).toBe('monthly');
+    expect(answerOfKind('Reports arrive twice a year.', 'frequency', asked)).toBe('twice a year');
+    expect(answerOfKind('There are 12 reports.', 'frequency', asked)).toBeUndefined();
+  });
+
+  it('takes the number a question word labels over an earlier unrelated one', () => {
+    const line = 'ID#1135 Sleeps: 10 Bedrooms: 3 Bathrooms: 1.5';
+    expect(answerOfKind(line, 'number', known('How many people can sleep there?'))).toBe('10');
+    expect(answerOfKind(line, 'number', known('How many bedrooms are there?'))).toBe('3');
+  });
+});
