@@ -24,7 +24,8 @@ export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   for (const term of contentStems(message)) terms.set(term, 1);
-  const known = new Set(words(`${context ?? ''} ${message}`).map(term));
+  const asked = `${context ?? ''} ${message}`;
+  const known = new Set([...words(asked).map(term), ...contentStems(asked)]);
   const focus = questionFocus(message);
   return {
     text: message,

@@ -33,6 +33,8 @@ export const SENTENCE_FEATURES = [
   'rarestMissing',
   'sharpCoverage',
   'reasonFound',
+  'addsNothing',
+  'focusInName',
 ] as const;
 
 /**
@@ -43,7 +45,7 @@ export function featureRows(
   question: Question,
   passages: ContextPassage[],
 ): { candidate: Candidate; features: number[] }[] {
-  const candidates = candidateSentences(passages);
+  const candidates = candidateSentences(passages).filter((candidate) => competes(question, candidate));
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
   const termWeights = [...question.terms.keys()].map(weight);
@@ -55,6 +57,21 @@ export function featureRows(
     candidate,
     features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
   }));
+}
+
+/**
+ * A heading competes only when it holds most of the question's own words and the kind of thing asked for: then it
+ * is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"), else it only names a topic.
+ */
+function competes(question: Question, candidate: Candidate): boolean {
+  if (!candidate.heading) return true;
+  const asked = new Set(question.sequence);
+  const held = [...asked].filter((term) => candidate.stems.has(term)).length;
+  return (
+    held * 2 > asked.size &&
+    question.kind !== 'other' &&
+    answerOfKind(candidate.sentence, question.kind, question.known) !== undefined
+  );
 }
 
 interface Weighing {
@@ -121,6 +138,9 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     missing / weighing.heaviest,
     sharpHeld / weighing.sharpTotal,
     answer !== undefined && question.kind === 'reason' ? 1 : 0,
+    // "It was Elyse Saugstad." for "What gear was Elyse Saugstad wearing?" repeats the question and answers nothing.
+    newStems === 0 ? 1 : 0,
+    focusInName(question, candidate.sentence),
   ];
 }
 
@@ -167,6 +187,13 @@ function nearness(question: Question, sentence: string, answer: string | undefin
     closest = Math.min(closest, distance);
   });
   return Number.isFinite(closest) ? 1 / closest : 0;
+}
+
+/** Whether the focus ("which license") is a word of a name the question does not hold ("the Apache License"). */
+function focusInName(question: Question, sentence: string): number {
+  if (question.focus === undefined) return 0;
+  const name = answerOfKind(sentence, 'person', question.known);
+  return name !== undefined && words(name).some((word) => term(word) === question.focus) ? 1 : 0;
 }
 
 /** A sentence that opens by pointing back takes its subject from the sentence before. */
