@@ -33,8 +33,6 @@ export const SENTENCE_FEATURES = [
   'rarestMissing',
   'sharpCoverage',
   'reasonFound',
-  'addsNothing',
-  'focusInName',
 ] as const;
 
 /**
@@ -138,9 +136,6 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     missing / weighing.heaviest,
     sharpHeld / weighing.sharpTotal,
     answer !== undefined && question.kind === 'reason' ? 1 : 0,
-    // "It was Elyse Saugstad." for "What gear was Elyse Saugstad wearing?" repeats the question and answers nothing.
-    newStems === 0 ? 1 : 0,
-    focusInName(question, candidate.sentence),
   ];
 }
 
@@ -187,13 +182,6 @@ function nearness(question: Question, sentence: string, answer: string | undefin
     closest = Math.min(closest, distance);
   });
   return Number.isFinite(closest) ? 1 / closest : 0;
-}
-
-/** Whether the focus ("which license") is a word of a name the question does not hold ("the Apache License"). */
-function focusInName(question: Question, sentence: string): number {
-  if (question.focus === undefined) return 0;
-  const name = answerOfKind(sentence, 'person', question.known);
-  return name !== undefined && words(name).some((word) => term(word) === question.focus) ? 1 : 0;
 }
 
 /** A sentence that opens by pointing back takes its subject from the sentence before. */

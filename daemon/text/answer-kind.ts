@@ -57,9 +57,9 @@ const numberPattern = new RegExp(
 const count = `(?:\\d+|a few|several|other|${numberWords})`;
 const span =
   '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
-/** "monthly", "every 3 months", "twice a year", "per year": how often, which a bare number is not. */
+/** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */
 const frequencyPattern = new RegExp(
-  `\\b(?:hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biweekly|bimonthly|biannually|semi-?annually|every (?:${count} )?${span}|(?:once|twice|thrice|${count} times) (?:a|an|per|each|every) ${span}|(?:per|each|a) (?:${span}|annum))\\b`,
+  `\\b(?:hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biweekly|bimonthly|biannually|semi-?annually|every (?:${count} )?${span}|(?:once|twice|thrice|${count} times)(?: (?:a|an|per|each|every) ${span})?|(?:per|each|a) (?:${span}|annum))\\b`,
   'gi',
 );
 /** A number right after a label ("Sleeps: 10", "Bedrooms: 3"): the value of the label's own word. */

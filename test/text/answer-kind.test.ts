@@ -36,6 +36,7 @@ describe('answers of a kind', () => {
     const asked = known('How often are reports provided?');
     expect(answerOfKind('Reports are provided monthly.', 'frequency', asked)).toBe('monthly');
     expect(answerOfKind('Reports arrive twice a year.', 'frequency', asked)).toBe('twice a year');
+    expect(answerOfKind('They have won it three times.', 'frequency', asked)).toBe('three times');
     expect(answerOfKind('There are 12 reports.', 'frequency', asked)).toBeUndefined();
   });
 
