@@ -17,12 +17,15 @@ export interface Candidate {
   next: Set<string>;
   /** The passage's next sentence or line, however short: the value after a `label:`. */
   following?: string;
+  /** A Markdown heading, which names a topic more often than it answers (sentence-features.ts `competes`). */
+  heading: boolean;
 }
 
 /**
  * The whole sentences of the passages, each once: chunks overlap, and a sentence cut at a chunk's edge reads
- * badly and is whole in the neighbouring chunk. Markdown headings name a topic and answer nothing, but what a
- * passage's sentences are about: with the sentence before, they are what a sentence leans on.
+ * badly and is whole in the neighbouring chunk. A Markdown heading names what a passage's sentences are about:
+ * with the sentence before, it is what a sentence leans on. It is a candidate too, without its #'s, after the
+ * passage's sentences: in a changelog the heading is the answer ("## Release 4.0.0 - 8/18/2026").
  */
 export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const seen = new Set<string>();
@@ -34,10 +37,14 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
     const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
     const stems = split.map((sentence) => contentStems(sentence));
     let position = 0;
-    split.forEach((sentence, index) => {
+    const firstTime = (sentence: string): boolean => {
       const key = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
-      if (seen.has(key) || words(sentence).length < 3) return;
+      if (seen.has(key) || words(sentence).length < 3) return false;
       seen.add(key);
+      return true;
+    };
+    split.forEach((sentence, index) => {
+      if (!firstTime(sentence)) return;
       const following = split[index + 1];
       candidates.push({
         passage,
@@ -47,9 +54,26 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         sequence: stems[index]!,
         previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
         next: new Set(stems[index + 1] ?? []),
+        heading: false,
         ...(following === undefined ? {} : { following }),
       });
     });
+    for (const heading of all.filter((sentence) => HEADING.test(sentence))) {
+      const sentence = heading.replace(HEADING, '').trim();
+      if (!firstTime(sentence)) continue;
+      const sequence = contentStems(sentence);
+      const none = new Set<string>();
+      candidates.push({
+        passage,
+        sentence,
+        position: position++,
+        stems: new Set(sequence),
+        sequence,
+        previous: none,
+        next: none,
+        heading: true,
+      });
+    }
   }
   return candidates;
 }

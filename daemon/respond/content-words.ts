@@ -13,8 +13,25 @@ export function isStopWord(word: string): boolean {
   return isFunctionWord(word) || QUESTION_FRAME.has(word);
 }
 
-/** Content words as matching terms (`term` meets an irregular verb's past with its other forms). */
+/** A version or a decimal ("4.0.0", "0.4", "1.5"): one term, whose parts alone would meet other numbers. */
+const DOTTED_NUMBER = /\d+(?:\.\d+)+/g;
+
+/**
+ * Content words as matching terms (`term` meets an irregular verb's past with its other forms), a dotted number
+ * whole: "Tika 0.4" is not "4.0.0". `words` itself splits it, as the embedder's stored vectors were made.
+ */
 export function contentStems(text: string): string[] {
+  const stems: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(DOTTED_NUMBER)) {
+    stems.push(...wordStems(text.slice(from, match.index)), match[0]);
+    from = match.index + match[0].length;
+  }
+  stems.push(...wordStems(text.slice(from)));
+  return stems;
+}
+
+function wordStems(text: string): string[] {
   return words(text)
     .filter((word) => !isStopWord(word))
     .map(term);

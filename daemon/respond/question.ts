@@ -1,8 +1,7 @@
 /** A question as the sentence scorer reads it: its words, and the kind of thing it asks for. */
+import { type AnswerKind, answerKind } from '../text/answer-kind.ts';
 import { term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
-
-export type AnswerKind = 'date' | 'number' | 'person' | 'place' | 'reason' | 'other';
 
 /** What a question asks, as the sentence scorer reads it. */
 export interface Question {
@@ -25,7 +24,8 @@ export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   for (const term of contentStems(message)) terms.set(term, 1);
-  const known = new Set(words(`${context ?? ''} ${message}`).map(term));
+  const asked = `${context ?? ''} ${message}`;
+  const known = new Set([...words(asked).map(term), ...contentStems(asked)]);
   const focus = questionFocus(message);
   return {
     text: message,
@@ -44,33 +44,4 @@ const FOCUS =
 function questionFocus(message: string): string | undefined {
   const word = FOCUS.exec(message)?.[1]?.toLowerCase();
   return word === undefined || isStopWord(word) ? undefined : term(word);
-}
-
-/** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
-const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
-  ['date', /\b(?:when|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
-  [
-    'number',
-    /\bhow (?:many|much|long|old|far|large|big|tall|high|often|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
-  ],
-  [
-    'person',
-    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b/,
-  ],
-  [
-    'place',
-    /\bwhere\b|\b(?:what|which) (?:\w+ )?(?:country|city|state|town|region|continent|place|county|island|river|location|mountain|sea|ocean|lake|park|street|stadium|building|hotel|province|district|neighbou?rhood)\b/,
-  ],
-  ['reason', /\bwhy\b|\bwhat (?:was |is |were |are )?(?:the )?(?:main )?(?:reason|cause|purpose)\b/],
-];
-
-/** The kind of the question's first wh-phrase: "how many ..., when ..." asks for a number. */
-export function answerKind(question: string): AnswerKind {
-  const text = question.toLowerCase();
-  let first: { kind: AnswerKind; at: number } | undefined;
-  for (const [kind, pattern] of ASKS) {
-    const at = pattern.exec(text)?.index;
-    if (at !== undefined && (!first || at < first.at)) first = { kind, at };
-  }
-  return first?.kind ?? 'other';
 }

@@ -1,6 +1,6 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
+import { answerOfKind } from '../text/answer-kind.ts';
 import { term, words } from '../text/words.ts';
-import { answerOfKind } from './answer-patterns.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
@@ -43,7 +43,7 @@ export function featureRows(
   question: Question,
   passages: ContextPassage[],
 ): { candidate: Candidate; features: number[] }[] {
-  const candidates = candidateSentences(passages);
+  const candidates = candidateSentences(passages).filter((candidate) => competes(question, candidate));
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
   const termWeights = [...question.terms.keys()].map(weight);
@@ -55,6 +55,21 @@ export function featureRows(
     candidate,
     features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
   }));
+}
+
+/**
+ * A heading competes only when it holds most of the question's own words and the kind of thing asked for: then it
+ * is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"), else it only names a topic.
+ */
+function competes(question: Question, candidate: Candidate): boolean {
+  if (!candidate.heading) return true;
+  const asked = new Set(question.sequence);
+  const held = [...asked].filter((term) => candidate.stems.has(term)).length;
+  return (
+    held * 2 > asked.size &&
+    question.kind !== 'other' &&
+    answerOfKind(candidate.sentence, question.kind, question.known) !== undefined
+  );
 }
 
 interface Weighing {
@@ -103,7 +118,8 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     compactness(question, candidate),
     candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
     answer !== undefined && question.kind === 'date' ? 1 : 0,
-    answer !== undefined && question.kind === 'number' ? 1 : 0,
+    // How often is a number of times: the quantity asked for.
+    answer !== undefined && (question.kind === 'number' || question.kind === 'frequency') ? 1 : 0,
     answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
     candidate.passage.score,
     1 / candidate.passage.number,

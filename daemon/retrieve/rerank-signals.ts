@@ -1,7 +1,8 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
+import { type AnswerKind, answerKind, answerOfKind } from '../text/answer-kind.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
-import { type AnswerKind, answerKind, holdsAnswerKind, isQuestion } from './query-form.ts';
+import { isQuestion } from './query-form.ts';
 
 /**
  * What the reranker weighs for one hit, each in [0, 1]. "Share" is the share of the query's content terms, each
@@ -46,7 +47,9 @@ interface QueryTerms {
   totalWeight: number;
   pairs: Set<string>;
   words: Set<string>;
-  answerKind: AnswerKind | undefined;
+  /** Every term of the query: an answer is something it does not already hold. */
+  known: Set<string>;
+  answerKind: AnswerKind;
 }
 
 interface SentenceTerms {
@@ -73,6 +76,7 @@ export function rerankSignals(query: string, hits: ChunkHit[]): RerankSignals[] 
 
 function queryTerms(query: string, sequence: string[], passages: PassageTerms[]): QueryTerms {
   const weights = rarity([...new Set(sequence)], passages);
+  const queryWords = words(query);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)
     pairs.add(`${sequence[index - 1]} ${sequence[index]}`);
@@ -80,9 +84,10 @@ function queryTerms(query: string, sequence: string[], passages: PassageTerms[])
     weights,
     totalWeight: [...weights.values()].reduce((sum, weight) => sum + weight, 0),
     pairs,
-    words: new Set(words(query)),
+    words: new Set(queryWords),
+    known: new Set(queryWords.map(term)),
     // A statement asks for nothing: its "where" or "when" is a relative word (query-form.ts).
-    answerKind: isQuestion(query) ? answerKind(query) : undefined,
+    answerKind: isQuestion(query) ? answerKind(query) : 'other',
   };
 }
 
@@ -125,7 +130,7 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
     const coverage = share(terms, (term) => sentence.termSet.has(term));
     if (coverage > sentenceCoverage) {
       sentenceCoverage = coverage;
-      answerKind = terms.answerKind && holdsAnswerKind(terms.answerKind, sentence.text, terms.words) ? 1 : 0;
+      answerKind = answerOfKind(sentence.text, terms.answerKind, terms.known) === undefined ? 0 : 1;
     }
     const next = passage.sentences[position + 1];
     const window = next

@@ -1,0 +1,116 @@
+/**
+ * The kind of thing a question asks for (a date, a number, how often, a name, a reason), and finding something of
+ * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
+ */
+import { isStopWord, term, words } from './words.ts';
+
+export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
+
+/** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
+const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
+  ['frequency', /\bhow (?:often|frequently)\b|\b(?:what|which|at what) (?:frequency|interval)\b/],
+  ['date', /\b(?:when|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
+  [
+    'number',
+    /\bhow (?:many|much|long|old|far|large|big|tall|high|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
+  ],
+  [
+    'person',
+    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b/,
+  ],
+  [
+    'place',
+    /\bwhere\b|\b(?:what|which) (?:\w+ )?(?:country|city|state|town|region|continent|place|county|island|river|location|mountain|sea|ocean|lake|park|street|stadium|building|hotel|province|district|neighbou?rhood)\b/,
+  ],
+  ['reason', /\bwhy\b|\bwhat (?:was |is |were |are )?(?:the )?(?:main )?(?:reason|cause|purpose)\b/],
+];
+
+/** The kind of the question's first wh-phrase: "how many ..., when ..." asks for a number. */
+export function answerKind(question: string): AnswerKind {
+  const text = question.toLowerCase();
+  let first: { kind: AnswerKind; at: number } | undefined;
+  for (const [kind, pattern] of ASKS) {
+    const at = pattern.exec(text)?.index;
+    if (at !== undefined && (!first || at < first.at)) first = { kind, at };
+  }
+  return first?.kind ?? 'other';
+}
+
+const month =
+  '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\\.|Feb\\.|Aug\\.|Sept?\\.|Oct\\.|Nov\\.|Dec\\.)';
+const datePatterns = [
+  new RegExp(`\\b${month} \\d{1,2}(?:st|nd|rd|th)?,? \\d{3,4}\\b`, 'g'),
+  new RegExp(`\\b\\d{1,2} ${month},? \\d{3,4}\\b`, 'g'),
+  new RegExp(`\\b${month},? \\d{3,4}\\b`, 'g'),
+  /\b\d{4}-\d{2}-\d{2}\b/g,
+  /\b\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})\b/g,
+  /\b\d{1,2}(?:st|nd|rd|th) century(?: BC| AD| BCE| CE)?\b/gi,
+  /\b(?:1[0-9]|20)\d0s\b/g,
+  /\b(?:AD |BC )?(?:1[0-9]\d{2}|20\d{2}|[1-9]\d{2})(?: BC| AD| BCE| CE)?\b/g,
+];
+const numberWords =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen';
+const numberPattern = new RegExp(
+  `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
+  'gi',
+);
+const count = `(?:\\d+|a few|several|other|${numberWords})`;
+const span =
+  '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
+/** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */
+const frequencyPattern = new RegExp(
+  `\\b(?:hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biweekly|bimonthly|biannually|semi-?annually|every (?:${count} )?${span}|(?:once|twice|thrice|${count} times)(?: (?:a|an|per|each|every) ${span})?|(?:per|each|a) (?:${span}|annum))\\b`,
+  'gi',
+);
+/** A number right after a label ("Sleeps: 10", "Bedrooms: 3"): the value of the label's own word. */
+const LABEL_BEFORE = /([\p{L}]+)\s*[:=]\s*$/u;
+const REASON =
+  /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
+const properNamePattern =
+  /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
+
+/**
+ * The thing of the kind asked for, found in a sentence: a date, a number, or a proper name the question does not
+ * already hold (`known`: the question's terms, as `term` gives them). Undefined when the sentence holds nothing of
+ * the kind, and always for 'other'.
+ */
+export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<string>): string | undefined {
+  const isNew = (text: string): boolean =>
+    words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
+  const firstNew = (patterns: RegExp[]): string | undefined => {
+    for (const pattern of patterns) {
+      for (const match of sentence.matchAll(pattern)) if (isNew(match[0])) return match[0].trim();
+    }
+    return undefined;
+  };
+  if (kind === 'date') return firstNew(datePatterns);
+  if (kind === 'number') return labelledNumber(sentence, known) ?? firstNew([numberPattern]);
+  if (kind === 'frequency') return firstNew([frequencyPattern]);
+  if (kind === 'person' || kind === 'place') return properName(sentence, isNew);
+  if (kind === 'reason') return REASON.exec(sentence)?.[0];
+  return undefined;
+}
+
+/** The first number labelled by a word of the question ("how many can sleep": "Sleeps: 10", not "ID#1135"). */
+function labelledNumber(sentence: string, known: Set<string>): string | undefined {
+  for (const match of sentence.matchAll(numberPattern)) {
+    const label = LABEL_BEFORE.exec(sentence.slice(0, match.index))?.[1];
+    if (label === undefined) continue;
+    const [word] = words(label);
+    if (word !== undefined && !isStopWord(word) && known.has(term(word))) return match[0].trim();
+  }
+  return undefined;
+}
+
+function properName(sentence: string, isNew: (text: string) => boolean): string | undefined {
+  for (const match of sentence.matchAll(properNamePattern)) {
+    // A capital that only starts the sentence is no name ("The", "However").
+    const text = match[0].replace(
+      /^(?:The|A|An|In|On|At|By|For|However|After|Before|During|This|These|It)\s+/,
+      '',
+    );
+    if (match.index === 0 && !/\s/.test(text) && isStopWord(text.toLowerCase())) continue;
+    if (isNew(text)) return text.replace(/[.,'’]+$/, '');
+  }
+  return undefined;
+}

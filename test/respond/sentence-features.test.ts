@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { contentStems } from '../../daemon/respond/content-words.ts';
+import { readQuestion } from '../../daemon/respond/question.ts';
+import { featureRows, SENTENCE_FEATURES } from '../../daemon/respond/sentence-features.ts';
+import type { ContextPassage } from '../../daemon/respond/types.ts';
+
+function passage(text: string): ContextPassage {
+  return { number: 1, sourceName: 'notes.md', sourceId: 'src_1', page: 1, text, score: 0.9 };
+}
+
+/** Each candidate sentence and the named feature of it. */
+function feature(question: string, text: string, name: (typeof SENTENCE_FEATURES)[number]) {
+  const at = SENTENCE_FEATURES.indexOf(name);
+  return Object.fromEntries(
+    featureRows(readQuestion(question), [passage(text)]).map((row) => [
+      row.candidate.sentence,
+      row.features[at],
+    ]),
+  );
+}
+
+describe('sentence features', () => {
+  it('finds how often as a frequency, not as any number', () => {
+    const found = feature(
+      'How often must the usage reports be provided?',
+      'Vendors provide 12 usage reports. Usage reports must be provided monthly.',
+      'numberFound',
+    );
+    expect(found['Vendors provide 12 usage reports.']).toBe(0);
+    expect(found['Usage reports must be provided monthly.']).toBe(1);
+  });
+
+  it('lets a heading compete only when it holds the question and the kind asked for', () => {
+    const text =
+      '## Release 4.0.0 - 8/18/2026\n\n* Fixed the parser.\n\n## Older releases from 2020\n\nSee the archive of releases.';
+    const rows = featureRows(readQuestion('When was 4.0.0 released?'), [passage(text)]);
+    expect(rows.map((row) => row.candidate.sentence)).toContain('Release 4.0.0 - 8/18/2026');
+    expect(rows.map((row) => row.candidate.sentence)).not.toContain('Older releases from 2020');
+    const other = featureRows(readQuestion('What did 4.0.0 fix?'), [passage(text)]);
+    expect(other.map((row) => row.candidate.sentence)).not.toContain('Release 4.0.0 - 8/18/2026');
+  });
+});
+
+describe('content stems', () => {
+  it('keeps a dotted version whole, so 0.4 does not meet 4.0.0', () => {
+    expect(contentStems('When was Tika 4.0.0 released?')).toEqual(['tika', '4.0.0', 'releas']);
+    expect(contentStems('Release 0.4 - 07/14/2009')).not.toContain('4.0.0');
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { answerKind, answerOfKind } from '../../daemon/text/answer-kind.ts';
+import { term, words } from '../../daemon/text/words.ts';
+
+const known = (question: string) => new Set(words(question).map(term));
+
+describe('answer kind', () => {
+  it('reads the kind the first wh-phrase asks for', () => {
+    expect(answerKind('How many TV networks are partners, when it comes to the NFL?')).toBe('number');
+    expect(answerKind('When did the NFL start their 16 game seasons?')).toBe('date');
+    expect(answerKind('In what year did the war end?')).toBe('date');
+    expect(answerKind('Which NFL team represented the AFC?')).toBe('person');
+    expect(answerKind('What California city last hosted the Super Bowl?')).toBe('place');
+    expect(answerKind('Why was the game moved?')).toBe('reason');
+    expect(answerKind('What is the AFC short for?')).toBe('other');
+  });
+
+  it('finds a name only where the question does not already hold it', () => {
+    const asked = known('Who led the Normans?');
+    expect(answerOfKind('The Normans were led by Rollo.', 'person', asked)).toBe('Rollo');
+    expect(answerOfKind('They were led by the Normans.', 'person', asked)).toBeUndefined();
+  });
+
+  it('finds dates and numbers, and nothing for a question of no kind', () => {
+    expect(answerOfKind('It began in 1066.', 'date', known('When did it begin?'))).toBe('1066');
+    expect(answerOfKind('About 500,000 people live there.', 'number', known('How many live there?'))).toBe(
+      '500,000',
+    );
+    expect(answerOfKind('It began in 1066.', 'other', new Set())).toBeUndefined();
+  });
+});
+
+describe('answers of a kind', () => {
+  it('reads how often as a frequency and finds one', () => {
+    expect(answerKind('And how often must the usage reports be provided?')).toBe('frequency');
+    const asked = known('How often are reports provided?');
+    expect(answerOfKind('Reports are provided monthly.', 'frequency', asked)).toBe('monthly');
+    expect(answerOfKind('Reports arrive twice a year.', 'frequency', asked)).toBe('twice a year');
+    expect(answerOfKind('They have won it three times.', 'frequency', asked)).toBe('three times');
+    expect(answerOfKind('There are 12 reports.', 'frequency', asked)).toBeUndefined();
+  });
+
+  it('takes the number a question word labels over an earlier unrelated one', () => {
+    const line = 'ID#1135 Sleeps: 10 Bedrooms: 3 Bathrooms: 1.5';
+    expect(answerOfKind(line, 'number', known('How many people can sleep there?'))).toBe('10');
+    expect(answerOfKind(line, 'number', known('How many bedrooms are there?'))).toBe('3');
+  });
+});
