@@ -24,8 +24,11 @@ type Block = { kind: 'heading'; heading: Heading; line: string } | { kind: 'text
 interface Piece {
   text: string;
   tokens: number;
-  /** Continues the paragraph of the piece before it, so it joins with a space, not a paragraph break. */
-  continues?: boolean;
+  /**
+   * Continues the paragraph of the piece before it, so it joins with what separated them there (a line break
+   * between a list's lines, a JSON document's leaves, else a space), not a paragraph break.
+   */
+  joiner?: '\n' | ' ';
   /** The counted paragraph the piece comes from, and where in it the piece ends, to count its tail from. */
   source?: CountedText;
   sourceEnd?: number;
@@ -139,7 +142,8 @@ class PageChunker {
       this.targetTokens - this.overlapTokens - 1,
     );
     pieces.forEach((piece, position) => {
-      this.addBody({ ...piece, continues: position > 0 });
+      const previous = pieces[position - 1];
+      this.addBody(previous ? { ...piece, joiner: separatorAfter(paragraph.text, previous) } : piece);
     });
   }
 
@@ -149,7 +153,7 @@ class PageChunker {
       index: this.output.length,
       page: this.page,
       text: this.parts
-        .map((part, position) => (position === 0 ? '' : part.continues ? ' ' : '\n\n') + part.text)
+        .map((part, position) => (position === 0 ? '' : (part.joiner ?? '\n\n')) + part.text)
         .join(''),
       headings: this.headings,
     };
@@ -198,6 +202,12 @@ function countTail(piece: Piece, tail: string): number {
     return countTokens(tail);
   }
   return source.count(sourceEnd - tail.length, sourceEnd);
+}
+
+/** A line break when the text after a piece starts a new line, else a space. */
+function separatorAfter(text: string, piece: Piece): '\n' | ' ' {
+  const gap = /^\s*/.exec(text.slice(piece.sourceEnd ?? text.length))?.[0] ?? '';
+  return gap.includes('\n') ? '\n' : ' ';
 }
 
 /** The piece of a paragraph's text from `start` to `end`, which holds `tokens`. */
