@@ -6,6 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { countBytePairTokens } from '../../daemon/text/byte-pair-count.ts';
 
 const plain = { disallowedSpecial: new Set<string>() };
+/**
+ * o200k has U+FEFF as one token (rank 5574, bytes EF BB BF), but the library decodes its vocabulary with a
+ * TextDecoder that drops a leading byte order mark, so it never finds that token: there it is the library that errs.
+ */
+const BYTE_ORDER_MARK = '\uFEFF';
 const preTokens = (text: string) => text.match(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu')) ?? [];
 
 describe('countBytePairTokens', () => {
@@ -25,6 +30,7 @@ describe('countBytePairTokens', () => {
       fc.property(text, (value) => {
         const joined = Array.isArray(value) ? value.join('') : value;
         for (const preToken of preTokens(joined)) {
+          if (preToken.includes(BYTE_ORDER_MARK)) continue;
           expect(countBytePairTokens(preToken)).toBe(libraryCount(preToken, plain));
         }
       }),
@@ -41,6 +47,11 @@ describe('countBytePairTokens', () => {
       tokens++;
     }
     expect(tokens).toBeGreaterThan(198_000);
+  });
+
+  it('counts the byte order mark as the one token the vocabulary holds, where the library cannot see it', () => {
+    expect(countBytePairTokens(BYTE_ORDER_MARK)).toBe(1);
+    expect(libraryCount(BYTE_ORDER_MARK, plain)).toBe(2);
   });
 
   it('counts whole-token words, long runs, lone surrogates and nothing', () => {
