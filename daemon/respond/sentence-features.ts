@@ -1,5 +1,6 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
 import { answerOfKind } from '../text/answer-kind.ts';
+import { rarityAmong } from '../text/rarity.ts';
 import { term, words } from '../text/words.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import type { Question } from './question.ts';
@@ -207,11 +208,10 @@ function compactness(question: Question, candidate: Candidate): number {
   return matched < 2 ? 0 : matched / (last - first + 1);
 }
 
+/** Each question term's rarity among the candidates, times how much the term counts in the question. */
 function rarity(question: Question, candidates: Candidate[]): (term: string) => number {
-  const weights = new Map<string, number>();
-  for (const [term, importance] of question.terms) {
-    const frequency = candidates.filter((candidate) => candidate.stems.has(term)).length;
-    weights.set(term, importance * Math.log(1 + (candidates.length + 1) / (frequency + 0.5)));
-  }
-  return (term) => weights.get(term) ?? 0;
+  const rarities = rarityAmong(question.terms.keys(), candidates, (candidate, term) =>
+    candidate.stems.has(term),
+  );
+  return (term) => (question.terms.get(term) ?? 0) * (rarities.get(term) ?? 0);
 }

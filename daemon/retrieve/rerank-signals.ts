@@ -1,5 +1,6 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind } from '../text/answer-kind.ts';
+import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
 import { isQuestion } from './query-form.ts';
@@ -75,7 +76,7 @@ export function rerankSignals(query: string, hits: ChunkHit[]): RerankSignals[] 
 }
 
 function queryTerms(query: string, sequence: string[], passages: PassageTerms[]): QueryTerms {
-  const weights = rarity([...new Set(sequence)], passages);
+  const weights = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
   const queryWords = words(query);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)
@@ -102,16 +103,6 @@ function passageTerms(hit: ChunkHit): PassageTerms {
   const all = new Set(headings);
   for (const sentence of split) for (const term of sentence.terms) all.add(term);
   return { all, headings, sentences: split };
-}
-
-/** An inverse document frequency over the candidates themselves. */
-function rarity(terms: string[], passages: PassageTerms[]): Map<string, number> {
-  const weights = new Map<string, number>();
-  for (const term of terms) {
-    const frequency = passages.filter((passage) => passage.all.has(term)).length;
-    weights.set(term, Math.log(1 + (passages.length + 1) / (frequency + 0.5)));
-  }
-  return weights;
 }
 
 function share(terms: QueryTerms, held: (term: string) => boolean): number {
