@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentStems } from '../../daemon/respond/content-words.ts';
 import { readQuestion } from '../../daemon/respond/question.ts';
 import { featureRows, SENTENCE_FEATURES } from '../../daemon/respond/sentence-features.ts';
+import { SENTENCE_WEIGHTS } from '../../daemon/respond/sentence-weights.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 
 function passage(text: string): ContextPassage {
@@ -20,6 +21,11 @@ function feature(question: string, text: string, name: (typeof SENTENCE_FEATURES
 }
 
 describe('sentence features', () => {
+  it('are the ones the committed weights were trained on, in their order', () => {
+    // A feature added or moved without retraining (bench/train-responder.ts --write) would be weighed as another.
+    expect(SENTENCE_WEIGHTS.features).toEqual(SENTENCE_FEATURES);
+  });
+
   it('finds how often as a frequency, not as any number', () => {
     const found = feature(
       'How often must the usage reports be provided?',
