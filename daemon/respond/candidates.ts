@@ -17,7 +17,10 @@ export interface Candidate {
   next: Set<string>;
   /** The passage's next sentence or line, however short: the value after a `label:`. */
   following?: string;
-  /** A Markdown heading, which names a topic more often than it answers (sentence-features.ts `competes`). */
+  /**
+   * A Markdown heading, or a passage's title line (a slide's title): it names a topic more often than it answers
+   * (sentence-features.ts `competes`).
+   */
   heading: boolean;
 }
 
@@ -54,7 +57,8 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         sequence: stems[index]!,
         previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
         next: new Set(stems[index + 1] ?? []),
-        heading: false,
+        // A `label: value` first line is a record, not a title.
+        heading: sentence === title && !RECORD.test(sentence),
         ...(following === undefined ? {} : { following }),
       });
     });

@@ -6,7 +6,10 @@ import { type SentenceScorer, sentenceScore } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import type { ContextPassage } from './types.ts';
 
-/** A candidate sentence with its score: the sentence model's logit, and its share of the question's weight. */
+/**
+ * A candidate sentence with its score: the sentence model's logit, and the share of the question's weight it holds
+ * with what it leans on (a slide's bullet "Priced at $2,675.00" under the title naming the product asked about).
+ */
 export interface Finding {
   candidate: Candidate;
   score: number;
@@ -28,7 +31,7 @@ export function rankSentences(
     .map(({ candidate, features }) => ({
       candidate,
       score: sentenceScore(scorer, features),
-      coverage: features[0]!,
+      coverage: features[0]! + features[2]!,
     }))
     .sort((left, right) => right.score - left.score);
 }

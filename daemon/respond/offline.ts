@@ -208,8 +208,11 @@ function quoted(candidate: Candidate): string {
     candidate.sentence.endsWith(':') && candidate.following
       ? `${candidate.sentence} ${candidate.following}`
       : candidate.sentence;
-  return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
+  return withFullStop(sentence.replace(LIST_MARKER, '').replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
 }
+
+/** A bullet's or numbered item's mark, which a sentence quoted in a reply leaves behind. */
+const LIST_MARKER = /^(?:[-*•‣◦]|\d{1,3}[.)])\s+/;
 
 function withFullStop(sentence: string): string {
   return /[.!?]["”’)]?$/.test(sentence) ? sentence : `${sentence}.`;

@@ -11,6 +11,8 @@ export interface Question {
   terms: Map<string, number>;
   /** Every stem of the message and its context, stop words too: what an answer must add to. */
   known: Set<string>;
+  /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
+  open: boolean;
   /** The message's content stems in order: its phrases, as pairs of neighbours. */
   sequence: string[];
   /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
@@ -30,12 +32,15 @@ export function readQuestion(message: string, context?: string): Question {
   return {
     text: message,
     kind: answerKind(message),
+    open: WH_WORD.test(message),
     terms,
     known,
     sequence: contentStems(message),
     ...(focus === undefined ? {} : { focus }),
   };
 }
+
+const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/i;
 
 /** "which NFL team", "what is the name of the stadium": the first word after the framing, when it is a word of content. */
 const FOCUS =

@@ -124,6 +124,20 @@ describe('offline responder', () => {
     expect(composeFindings(passages, unsure, short).text).toBe(`${first!.sentence} [1]`);
   });
 
+  it('answers from a bullet whose slide title names what was asked about, quoted without its mark', () => {
+    const slide: ContextPassage = {
+      number: 1,
+      sourceName: 'capstone.pptx',
+      sourceId: 'src_3',
+      page: 20,
+      text: 'Main Competing Product\nInteractive Fanlight\n- Displays lights in a fan-like manner\n- Priced at $2,675.00',
+      score: 0.6,
+    };
+    const reply = composeReply('How much does the Interactive Fanlight cost?', [slide]).text;
+    expect(reply).toContain('Priced at $2,675.00.');
+    expect(reply).not.toMatch(/(?:^|\s)- /);
+  });
+
   it('answers a follow-up from the conversation it follows', () => {
     const lighthouse: ContextPassage[] = [
       {

@@ -45,6 +45,35 @@ describe('sentence features', () => {
     const other = featureRows(readQuestion('What did 4.0.0 fix?'), [passage(text)]);
     expect(other.map((row) => row.candidate.sentence)).not.toContain('Release 4.0.0 - 8/18/2026');
   });
+
+  it('lets a slide title compete as a heading does, not as a sentence', () => {
+    const slide =
+      'Main Competing Product\nInteractive Fanlight\n- Displays lights in a fan-like manner\n- Priced at $2,675.00';
+    const sentences = (question: string) =>
+      featureRows(readQuestion(question), [passage(slide)]).map((row) => row.candidate.sentence);
+    expect(sentences('How much does the Interactive Fanlight cost?')).not.toContain(
+      'Main Competing Product Interactive Fanlight',
+    );
+    expect(sentences('How much does the Interactive Fanlight cost?')).toContain('- Priced at $2,675.00');
+    // A `label: value` first line is a record of the passage, not its title.
+    const record = 'title: The Fanlight Manual\nauthor: Rosemary Hale';
+    expect(
+      featureRows(readQuestion('What is the title of the manual?'), [passage(record)]).map(
+        (row) => row.candidate.sentence,
+      ),
+    ).toContain('title: The Fanlight Manual');
+  });
+
+  it("leaves out a sentence of only the question's words when the question asks for something", () => {
+    const text = 'It was Elyse Saugstad. Elyse Saugstad wore a backpack with an air bag.';
+    const sentences = (question: string) =>
+      featureRows(readQuestion(question), [passage(text)]).map((row) => row.candidate.sentence);
+    expect(sentences('What gear was Elyse Saugstad wearing?')).toEqual([
+      'Elyse Saugstad wore a backpack with an air bag.',
+    ]);
+    // A yes/no question may be confirmed in its own words.
+    expect(sentences('Was it Elyse Saugstad?')).toContain('It was Elyse Saugstad.');
+  });
 });
 
 describe('content stems', () => {
