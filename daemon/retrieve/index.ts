@@ -4,7 +4,9 @@ import { contentTerms } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
 
-export { retrievalQuery } from '../text/follow-up.ts';
+import { withContext } from '../text/follow-up.ts';
+
+export { followUpContext } from '../text/follow-up.ts';
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
 
 /**
@@ -21,6 +23,8 @@ export type LiveSources = (sourceIds: string[]) => Promise<Map<string, { name: s
 
 export interface SearchInput {
   query: string;
+  /** The earlier question(s) a follow-up query refers back to: searched with it, weighed below it in reranking. */
+  context?: string | undefined;
   applicationId: string;
   limit: number;
   /** Chunks of sources deleted, replaced or not yet completed are in the index too, and are left out. */
@@ -61,7 +65,11 @@ export function createRetriever(
   async function candidatesOf(input: SearchInput, candidates: number) {
     const [textHits, vectorHits] = await Promise.all([
       fusion.textWeight > 0
-        ? deps.chunkIndex.fullTextSearch(input.query, input.applicationId, candidates)
+        ? deps.chunkIndex.fullTextSearch(
+            withContext(input.query, input.context),
+            input.applicationId,
+            candidates,
+          )
         : [],
       fusion.textWeight < 1 ? searchByVector(deps, input, candidates) : [],
     ]);
@@ -104,7 +112,7 @@ export function createRetriever(
       if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
         found = await candidatesOf(input, candidates * WIDER_SEARCH);
       const fused = fuse(found.textHits, found.vectorHits, fusion);
-      const ranked = model === false ? fused : rerank(input.query, fused, model);
+      const ranked = model === false ? fused : rerank(input.query, fused, model, input.context);
       return collapseDuplicates(ranked, input.limit).map((hit) => ({
         ...hit,
         sourceName: found.names.get(hit.sourceId)?.name ?? hit.sourceId,
@@ -120,7 +128,7 @@ async function searchByVector(
 ) {
   const { signal } = input;
   const [vector] = await deps.embedder.embed(
-    [input.query],
+    [withContext(input.query, input.context)],
     signal ? { kind: 'query', signal } : { kind: 'query' },
   );
   return deps.chunkIndex.vectorSearch(vector!, input.applicationId, limit);

@@ -1,5 +1,6 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind } from '../text/answer-kind.ts';
+import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
@@ -66,18 +67,34 @@ interface PassageTerms {
   sentences: SentenceTerms[];
 }
 
-/** Each hit's signals, in the hits' order; undefined when the query has no content words to weigh. */
-export function rerankSignals(query: string, hits: ChunkHit[]): RerankSignals[] | undefined {
-  const sequence = contentTerms(query);
+/**
+ * Each hit's signals, in the hits' order; undefined when the query has no content words to weigh. A follow-up's
+ * `context` (the earlier question naming its topic) is read with it, its words weighed below the query's own.
+ */
+export function rerankSignals(
+  query: string,
+  hits: ChunkHit[],
+  context?: string,
+): RerankSignals[] | undefined {
+  const whole = withContext(query, context);
+  const sequence = contentTerms(whole);
   if (hits.length === 0 || sequence.length === 0) return undefined;
   const passages = hits.map(passageTerms);
-  const terms = queryTerms(query, sequence, passages);
+  const terms = queryTerms({ query, whole }, sequence, passages);
   return hits.map((hit, position) => passageSignals(hit.score, passages[position]!, terms));
 }
 
-function queryTerms(query: string, sequence: string[], passages: PassageTerms[]): QueryTerms {
-  const weights = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
-  const queryWords = words(query);
+function queryTerms(
+  { query, whole }: { query: string; whole: string },
+  sequence: string[],
+  passages: PassageTerms[],
+): QueryTerms {
+  const own = new Set(contentTerms(query));
+  const rarities = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
+  const weights = new Map(
+    [...rarities].map(([term, rarity]) => [term, own.has(term) ? rarity : rarity * CONTEXT_WEIGHT]),
+  );
+  const queryWords = words(whole);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)
     pairs.add(`${sequence[index - 1]} ${sequence[index]}`);

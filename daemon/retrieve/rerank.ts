@@ -51,15 +51,23 @@ export const DEFAULT_RERANK: RerankModel = {
  * 0.853 at 50 and at 100 candidates) and cost twice the time (10 ms a query for 100 passages of 512 tokens).
  */
 const RERANK_DEPTH = 50;
-/** The weights for a query of this form. */
+/** The weights for a query of this form (a follow-up's own message decides it, not the question it follows). */
 export function weightsFor(query: string, model: RerankModel): RerankWeights {
   return isQuestion(query) ? model.questions : model.statements;
 }
 
-/** Reorders fused hits by what decides rank 1 and BM25 alone misses (rerank-signals.ts). */
-export function rerank(query: string, hits: ChunkHit[], model: RerankModel = DEFAULT_RERANK): ChunkHit[] {
+/**
+ * Reorders fused hits by what decides rank 1 and BM25 alone misses (rerank-signals.ts). A follow-up's `context`,
+ * the earlier question it refers back to, counts below its own words.
+ */
+export function rerank(
+  query: string,
+  hits: ChunkHit[],
+  model: RerankModel = DEFAULT_RERANK,
+  context?: string,
+): ChunkHit[] {
   const head = hits.slice(0, RERANK_DEPTH);
-  const signals = rerankSignals(query, head);
+  const signals = rerankSignals(query, head, context);
   if (!signals) return hits;
   const weights = weightsFor(query, model);
   const reranked = head

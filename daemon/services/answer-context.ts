@@ -9,7 +9,7 @@ export const CONTEXT_PASSAGES = 6;
 /** The passages a reply is answered from, numbered from 1 as the reply cites them: conversations and chat completions share it. */
 export async function retrieveContext(
   deps: { store: Store; retriever: Retriever },
-  input: { applicationId: string; query: string; signal: AbortSignal },
+  input: { applicationId: string; query: string; context: string | undefined; signal: AbortSignal },
 ): Promise<ContextPassage[]> {
   const passages = await searchApplication(deps, { ...input, limit: CONTEXT_PASSAGES });
   return passages.map((passage, index) => ({ ...passage, number: index + 1 }));

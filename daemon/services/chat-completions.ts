@@ -19,7 +19,7 @@ import {
   type Responder,
   UpstreamError,
 } from '../respond/types.ts';
-import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
+import { followUpContext, type Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type { AccountRecord } from '../store/records.ts';
 import { retrieveContext } from './answer-context.ts';
@@ -64,7 +64,8 @@ export interface CompletionTurn {
   created: number;
   model: string;
   request: ReplyRequest;
-  retrievalQuery: string;
+  /** The earlier question(s) the last message follows up, searched with it. */
+  followUpContext: string | undefined;
 }
 
 /** A completion finishes with its whole text (the sources footer included), its sources and usage. */
@@ -131,7 +132,7 @@ export function createChatCompletionService(deps: {
       id: newId('chatcmpl'),
       created: Math.floor(clock.now().getTime() / 1000),
       model: application.id,
-      retrievalQuery: retrievalQuery(history, last.content),
+      followUpContext: followUpContext(history, last.content),
       request: {
         model: application.model,
         systemMessage: [application.system_message.trim(), ...instructions].filter(Boolean).join('\n\n'),
@@ -145,7 +146,12 @@ export function createChatCompletionService(deps: {
   async function* generate(turn: CompletionTurn, signal: AbortSignal): AsyncGenerator<CompletionEvent> {
     const passages = await retrieveContext(
       { store, retriever },
-      { applicationId: turn.model, query: turn.retrievalQuery, signal },
+      {
+        applicationId: turn.model,
+        query: turn.request.question,
+        context: turn.followUpContext,
+        signal,
+      },
     );
     let content = '';
     let finish: { usage: Usage; usedPassages: number[] } | undefined;

@@ -19,7 +19,7 @@ import {
   type Responder,
   UpstreamError,
 } from '../respond/types.ts';
-import { type Retriever, retrievalQuery } from '../retrieve/index.ts';
+import { followUpContext, type Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import type {
   AccountRecord,
@@ -133,7 +133,12 @@ export function createConversationService(deps: {
       : [];
     const passages = await retrieveContext(
       { store, retriever },
-      { applicationId: application.id, query: retrievalQuery(history, body.message), signal },
+      {
+        applicationId: application.id,
+        query: body.message,
+        context: followUpContext(history, body.message),
+        signal,
+      },
     );
     const request = {
       model: application.model,

@@ -7,7 +7,13 @@ import { findApplication } from './applications.ts';
 /** The best passages of an application's sources, as searches see them: search and conversations share it. */
 export function searchApplication(
   deps: { store: Store; retriever: Retriever },
-  input: { applicationId: string; query: string; limit: number; signal: AbortSignal },
+  input: {
+    applicationId: string;
+    query: string;
+    context?: string | undefined;
+    limit: number;
+    signal: AbortSignal;
+  },
 ): Promise<Passage[]> {
   return deps.retriever.search({ ...input, liveSources: (ids) => deps.store.sources.live(ids) });
 }

@@ -24,24 +24,26 @@ const REFERRING_WORDS = new Set([
 ]);
 /** A message with fewer content words than this does not name its own topic ("why?", "the second one?"). */
 const SELF_CONTAINED_TERMS = 2;
-
 /**
- * Forms the retrieval query of a follow-up question from the conversation so far: a message that refers back
- * ("and who funded it?") is searched together with the user's earlier question, which names the topic.
+ * Words of the earlier turn a follow-up refers to count this much against the message's own: they name the topic,
+ * the message says what is asked of it. The reranker and the offline responder weigh them alike.
  */
-export function retrievalQuery(history: Turn[], message: string): string {
-  const context = followUpContext(history, message);
-  return context === undefined ? message : `${context} ${message}`;
-}
+export const CONTEXT_WEIGHT = 0.5;
 
 /**
- * The earlier question(s) a follow-up message refers back to, as one text, or undefined when the message names
- * its own topic. The responder weighs these words below the message's own.
+ * The earlier question(s) a follow-up message refers back to ("and who funded it?" follows the question that
+ * names the topic), as one text, or undefined when the message names its own topic.
  */
 export function followUpContext(history: Turn[], message: string): string | undefined {
   const previous = history.filter((turn) => turn.role === 'user').at(-1);
   if (!previous || !isFollowUp(message)) return undefined;
-  return retrievalQuery(history.slice(0, history.lastIndexOf(previous)), previous.content);
+  const before = history.slice(0, history.lastIndexOf(previous));
+  return withContext(previous.content, followUpContext(before, previous.content));
+}
+
+/** A message as full-text and vector search read it: after the earlier question(s) it follows up, if any. */
+export function withContext(message: string, context: string | undefined): string {
+  return context === undefined ? message : `${context} ${message}`;
 }
 
 export function isFollowUp(message: string): boolean {

@@ -23,6 +23,21 @@ describe('rerank', () => {
     expect(ranked.map((item) => item.sourceId)).toEqual(['together', 'scattered']);
   });
 
+  it("weighs a follow-up's own words above those of the earlier question it refers to", () => {
+    const hits = [
+      hit('topic', "COUNTER's Code of Practice covers usage reports.", 1),
+      hit('answer', 'Usage reports are provided at least monthly.', 0.9),
+    ];
+    const context = "What is COUNTER's Code of Practice?";
+    const message = 'And how often must the usage reports be provided?';
+    const apart = rerankSignals(message, hits, context)!;
+    const joined = rerankSignals(`${context} ${message}`, hits)!;
+    expect(apart[1]!.coverage).toBeGreaterThan(joined[1]!.coverage);
+    expect(apart[0]!.coverage).toBeLessThan(joined[0]!.coverage);
+    // The kind asked for is the message's: "how often", though the earlier question asks "what".
+    expect(apart[1]!.answerKind).toBe(1);
+  });
+
   it('weighs the words that tell candidates apart over the words all of them share', () => {
     const signals = rerankSignals('apollo program funding', [
       hit('a', 'The Apollo program was large.', 1),

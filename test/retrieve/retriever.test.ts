@@ -5,7 +5,7 @@ import { type Connection, connect } from '@lancedb/lancedb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
-import { createRetriever, fuse, type LiveSources, retrievalQuery } from '../../daemon/retrieve/index.ts';
+import { createRetriever, followUpContext, fuse, type LiveSources } from '../../daemon/retrieve/index.ts';
 import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
 
 const hit = (sourceId: string, chunkIndex: number, score: number): ChunkHit => ({
@@ -173,16 +173,16 @@ describe('createRetriever', () => {
   });
 });
 
-describe('retrievalQuery', () => {
+describe('followUpContext', () => {
   const history = [
     { role: 'user' as const, content: 'When did the Apollo program land on the Moon?' },
     { role: 'assistant' as const, content: 'In 1969.' },
   ];
 
-  it('joins a follow-up to the question it refers to', () => {
-    const query = retrievalQuery(history, 'and who funded it?');
-    expect(query).toContain('Apollo');
-    expect(query).toContain('funded');
+  it('gives a follow-up the question it refers to', () => {
+    expect(followUpContext(history, 'and who funded it?')).toBe(
+      'When did the Apollo program land on the Moon?',
+    );
   });
 
   it('follows a chain of follow-ups back to the topic', () => {
@@ -191,13 +191,13 @@ describe('retrievalQuery', () => {
       { role: 'user' as const, content: 'who funded it?' },
       { role: 'assistant' as const, content: 'NASA.' },
     ];
-    expect(retrievalQuery(longer, 'why?')).toContain('Apollo');
+    expect(followUpContext(longer, 'why?')).toBe(
+      'When did the Apollo program land on the Moon? who funded it?',
+    );
   });
 
   it('leaves a self-contained question alone', () => {
-    expect(retrievalQuery(history, 'What is the boiling point of liquid oxygen?')).toBe(
-      'What is the boiling point of liquid oxygen?',
-    );
-    expect(retrievalQuery([], 'and who funded it?')).toBe('and who funded it?');
+    expect(followUpContext(history, 'What is the boiling point of liquid oxygen?')).toBeUndefined();
+    expect(followUpContext([], 'and who funded it?')).toBeUndefined();
   });
 });
