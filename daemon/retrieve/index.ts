@@ -1,10 +1,9 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
+import { namesOwnTopic, withContext } from '../text/follow-up.ts';
 import { contentTerms } from '../text/words.ts';
-import { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
+import { DEFAULT_FUSION, type FusionOptions, fuse, hitKey } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
-
-import { withContext } from '../text/follow-up.ts';
 
 export { followUpContext } from '../text/follow-up.ts';
 export { DEFAULT_FUSION, type FusionOptions, fuse } from './fusion.ts';
@@ -62,16 +61,10 @@ export function createRetriever(
   const fusion = options.fusion ?? DEFAULT_FUSION;
   const model = options.rerank ?? DEFAULT_RERANK;
 
-  async function candidatesOf(input: SearchInput, candidates: number) {
+  async function candidatesOf(input: SearchInput, text: string, candidates: number) {
     const [textHits, vectorHits] = await Promise.all([
-      fusion.textWeight > 0
-        ? deps.chunkIndex.fullTextSearch(
-            withContext(input.query, input.context),
-            input.applicationId,
-            candidates,
-          )
-        : [],
-      fusion.textWeight < 1 ? searchByVector(deps, input, candidates) : [],
+      fusion.textWeight > 0 ? deps.chunkIndex.fullTextSearch(text, input.applicationId, candidates) : [],
+      fusion.textWeight < 1 ? searchByVector(deps, input, text, candidates) : [],
     ]);
     input.signal?.throwIfAborted();
     const live = await input.liveSources([
@@ -102,35 +95,63 @@ export function createRetriever(
     };
   }
 
+  /** The live hits of full-text and vector search for one text, fused. */
+  async function fusedCandidates(input: SearchInput, text: string) {
+    const candidates = Math.max(options.candidates ?? 50, input.limit * 2);
+    let found = await candidatesOf(input, text, candidates);
+    for (let again = 0; found.replacedMeanwhile && again < SEARCHES_AFTER_A_REPLACEMENT; again++)
+      found = await candidatesOf(input, text, candidates);
+    if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
+      found = await candidatesOf(input, text, candidates * WIDER_SEARCH);
+    return { hits: fuse(found.textHits, found.vectorHits, fusion), names: found.names };
+  }
+
   return {
     search: async (input) => {
       if (input.limit <= 0 || input.query.trim() === '') return [];
-      const candidates = Math.max(options.candidates ?? 50, input.limit * 2);
-      let found = await candidatesOf(input, candidates);
-      for (let again = 0; found.replacedMeanwhile && again < SEARCHES_AFTER_A_REPLACEMENT; again++)
-        found = await candidatesOf(input, candidates);
-      if (found.hidden > 0 && found.full && found.textHits.length < input.limit)
-        found = await candidatesOf(input, candidates * WIDER_SEARCH);
-      const fused = fuse(found.textHits, found.vectorHits, fusion);
+      // A follow-up is searched with the question it refers to, which names the topic. One that names its own
+      // topic ("and how often are the usage reports provided?") is searched on its own too: the earlier question's
+      // words may crowd what it asks out of the first search.
+      const texts =
+        input.context === undefined
+          ? [input.query]
+          : namesOwnTopic(input.query)
+            ? [withContext(input.query, input.context), input.query]
+            : [withContext(input.query, input.context)];
+      const found = await Promise.all(texts.map((text) => fusedCandidates(input, text)));
+      const fused = meanScores(found.map(({ hits }) => hits));
       const ranked = model === false ? fused : rerank(input.query, fused, model, input.context);
+      const names = new Map(found.flatMap(({ names }) => [...names]));
       return collapseDuplicates(ranked, input.limit).map((hit) => ({
         ...hit,
-        sourceName: found.names.get(hit.sourceId)?.name ?? hit.sourceId,
+        sourceName: names.get(hit.sourceId)?.name ?? hit.sourceId,
       }));
     },
   };
 }
 
+/** One list of the hits of several searches, best first, each scored by its mean over them (0 where not found). */
+function meanScores(lists: ChunkHit[][]): ChunkHit[] {
+  if (lists.length === 1) return lists[0]!;
+  const merged = new Map<string, ChunkHit>();
+  for (const hits of lists) {
+    for (const hit of hits) {
+      const key = hitKey(hit);
+      const score = (merged.get(key)?.score ?? 0) + hit.score / lists.length;
+      merged.set(key, { ...hit, score });
+    }
+  }
+  return [...merged.values()].sort((left, right) => right.score - left.score);
+}
+
 async function searchByVector(
   deps: { chunkIndex: ChunkIndex; embedder: Embedder },
   input: SearchInput,
+  text: string,
   limit: number,
 ) {
   const { signal } = input;
-  const [vector] = await deps.embedder.embed(
-    [withContext(input.query, input.context)],
-    signal ? { kind: 'query', signal } : { kind: 'query' },
-  );
+  const [vector] = await deps.embedder.embed([text], signal ? { kind: 'query', signal } : { kind: 'query' });
   return deps.chunkIndex.vectorSearch(vector!, input.applicationId, limit);
 }
 

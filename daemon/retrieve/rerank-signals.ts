@@ -1,6 +1,6 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind } from '../text/answer-kind.ts';
-import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
+import { withContext } from '../text/follow-up.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
@@ -69,7 +69,8 @@ interface PassageTerms {
 
 /**
  * Each hit's signals, in the hits' order; undefined when the query has no content words to weigh. A follow-up's
- * `context` (the earlier question naming its topic) is read with it, its words weighed below the query's own.
+ * `context` (the earlier question naming its topic) is read with it, but what is asked is the query's own: "when
+ * was the Code released? and how often are its reports provided?" asks how often.
  */
 export function rerankSignals(
   query: string,
@@ -89,11 +90,7 @@ function queryTerms(
   sequence: string[],
   passages: PassageTerms[],
 ): QueryTerms {
-  const own = new Set(contentTerms(query));
-  const rarities = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
-  const weights = new Map(
-    [...rarities].map(([term, rarity]) => [term, own.has(term) ? rarity : rarity * CONTEXT_WEIGHT]),
-  );
+  const weights = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
   const queryWords = words(whole);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)

@@ -57,8 +57,8 @@ export function weightsFor(query: string, model: RerankModel): RerankWeights {
 }
 
 /**
- * Reorders fused hits by what decides rank 1 and BM25 alone misses (rerank-signals.ts). A follow-up's `context`,
- * the earlier question it refers back to, counts below its own words.
+ * Reorders fused hits by what decides rank 1 and BM25 alone misses (rerank-signals.ts). A follow-up's `context` is
+ * the earlier question it refers back to.
  */
 export function rerank(
   query: string,

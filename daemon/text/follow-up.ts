@@ -24,11 +24,6 @@ const REFERRING_WORDS = new Set([
 ]);
 /** A message with fewer content words than this does not name its own topic ("why?", "the second one?"). */
 const SELF_CONTAINED_TERMS = 2;
-/**
- * Words of the earlier turn a follow-up refers to count this much against the message's own: they name the topic,
- * the message says what is asked of it. The reranker and the offline responder weigh them alike.
- */
-export const CONTEXT_WEIGHT = 0.5;
 
 /**
  * The earlier question(s) a follow-up message refers back to ("and who funded it?" follows the question that
@@ -47,8 +42,15 @@ export function withContext(message: string, context: string | undefined): strin
 }
 
 export function isFollowUp(message: string): boolean {
+  return FOLLOW_UP_OPENING.test(message.trim()) || !namesOwnTopic(message);
+}
+
+/**
+ * Whether a message names what it asks about, pointing back at nothing: "and how often must the usage reports be
+ * provided?" does, "and who funded it?" does not.
+ */
+export function namesOwnTopic(message: string): boolean {
   const messageWords = words(message);
-  if (FOLLOW_UP_OPENING.test(message.trim())) return true;
-  if (messageWords.some((word) => REFERRING_WORDS.has(word))) return true;
-  return messageWords.filter((word) => !isStopWord(word)).length < SELF_CONTAINED_TERMS;
+  if (messageWords.some((word) => REFERRING_WORDS.has(word))) return false;
+  return messageWords.filter((word) => !isStopWord(word)).length >= SELF_CONTAINED_TERMS;
 }

@@ -7,6 +7,7 @@ import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { createRetriever, followUpContext, fuse, type LiveSources } from '../../daemon/retrieve/index.ts';
 import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
+import { namesOwnTopic } from '../../daemon/text/follow-up.ts';
 
 const hit = (sourceId: string, chunkIndex: number, score: number): ChunkHit => ({
   sourceId,
@@ -61,6 +62,16 @@ describe('createRetriever', () => {
         '# Apollo\n\nThe Apollo program was funded by NASA and landed astronauts on the Moon in 1969.',
       src_food: '# Bread\n\nBread is baked from flour, water and yeast.',
       src_web: 'Glaciers shape valleys.',
+      // A topic many passages name, and one passage of what a follow-up asks of it.
+      src_code_1: 'The COUNTER Code of Practice sets standards for recording usage reports online.',
+      src_code_2:
+        'Vendors whose usage reports follow the COUNTER Code of Practice are listed on its register.',
+      src_code_3: 'The Code of Practice of COUNTER, with its first usage reports, was released in 2003.',
+      src_code_4: "COUNTER's Code of Practice defines usage reports for journals and databases.",
+      src_code_5:
+        'The Code of Practice and its usage reports are maintained by COUNTER and its advisory board.',
+      src_code_6: 'Libraries ask vendors for usage reports under the COUNTER Code of Practice.',
+      src_delivery: '# Report delivery\n\nReports must be provided at least monthly, as a CSV or Excel file.',
     };
     for (const [sourceId, text] of Object.entries(documents)) {
       const url = sourceId === 'src_web' ? 'https://example.com/ice' : undefined;
@@ -149,6 +160,19 @@ describe('createRetriever', () => {
     );
   });
 
+  it('searches a follow-up that names its own topic on its own too, so the earlier question cannot crowd it out', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const sources = ['1', '2', '3', '4', '5', '6'].map((n) => `src_code_${n}`);
+    const passages = await retriever.search({
+      query: 'And how often must the usage reports be provided?',
+      context: "What is COUNTER's Code of Practice?",
+      applicationId: 'app',
+      liveSources: live(...sources, 'src_delivery'),
+      limit: 3,
+    });
+    expect(passages.map((passage) => passage.sourceId)).toContain('src_delivery');
+  });
+
   it('still finds a passage by meaning when no word matches exactly', async () => {
     const retriever = createRetriever({ chunkIndex, embedder });
     const passages = await retriever.search({
@@ -194,6 +218,12 @@ describe('followUpContext', () => {
     expect(followUpContext(longer, 'why?')).toBe(
       'When did the Apollo program land on the Moon? who funded it?',
     );
+  });
+
+  it('tells a follow-up that names its own topic from one that points back', () => {
+    expect(namesOwnTopic('And how often must the usage reports be provided?')).toBe(true);
+    expect(namesOwnTopic('and who funded it?')).toBe(false);
+    expect(namesOwnTopic('why?')).toBe(false);
   });
 
   it('leaves a self-contained question alone', () => {
