@@ -1,5 +1,5 @@
 /** A question as the sentence scorer reads it: its words, and the kind of thing it asks for. */
-import { type AnswerKind, answerKind } from '../text/answer-kind.ts';
+import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.ts';
 import { term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
@@ -11,6 +11,8 @@ export interface Question {
   terms: Map<string, number>;
   /** Every stem of the message and its context, stop words too: what an answer must add to. */
   known: Set<string>;
+  /** The terms of the names the message and its context use ("Bo Peep"): a name holding one is no answer. */
+  names: Set<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;
   /** The message's content stems in order: its phrases, as pairs of neighbours. */
@@ -35,6 +37,7 @@ export function readQuestion(message: string, context?: string): Question {
     open: WH_WORD.test(message),
     terms,
     known,
+    names: questionNames(asked),
     sequence: contentStems(message),
     ...(focus === undefined ? {} : { focus }),
   };

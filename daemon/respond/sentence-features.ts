@@ -72,7 +72,7 @@ function competes(question: Question, candidate: Candidate): boolean {
   return (
     held * 2 > asked.size &&
     question.kind !== 'other' &&
-    answerOfKind(candidate.sentence, question.kind, question.known) !== undefined
+    answerOfKind(candidate.sentence, question.kind, question.known, question.names) !== undefined
   );
 }
 
@@ -105,9 +105,13 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   }
   const coverage = held / total;
   const answer =
-    question.kind === 'other' ? undefined : answerOfKind(candidate.sentence, question.kind, question.known);
+    question.kind === 'other'
+      ? undefined
+      : answerOfKind(candidate.sentence, question.kind, question.known, question.names);
   const otherName =
-    question.kind === 'other' ? answerOfKind(candidate.sentence, 'person', question.known) : undefined;
+    question.kind === 'other'
+      ? answerOfKind(candidate.sentence, 'person', question.known, question.names)
+      : undefined;
   const otherNumber =
     question.kind === 'other' ? answerOfKind(candidate.sentence, 'number', question.known) : undefined;
   const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;

@@ -1,5 +1,5 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
-import { type AnswerKind, answerKind, answerOfKind } from '../text/answer-kind.ts';
+import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { withContext } from '../text/follow-up.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
@@ -51,6 +51,8 @@ interface QueryTerms {
   words: Set<string>;
   /** Every term of the query: an answer is something it does not already hold. */
   known: Set<string>;
+  /** The terms of the names the query uses: a name holding one is no answer. */
+  names: Set<string>;
   answerKind: AnswerKind;
 }
 
@@ -101,6 +103,7 @@ function queryTerms(
     pairs,
     words: new Set(queryWords),
     known: new Set(queryWords.map(term)),
+    names: questionNames(whole),
     // A statement asks for nothing: its "where" or "when" is a relative word (query-form.ts).
     answerKind: isQuestion(query) ? answerKind(query) : 'other',
   };
@@ -135,7 +138,8 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
     const coverage = share(terms, (term) => sentence.termSet.has(term));
     if (coverage > sentenceCoverage) {
       sentenceCoverage = coverage;
-      answerKind = answerOfKind(sentence.text, terms.answerKind, terms.known) === undefined ? 0 : 1;
+      answerKind =
+        answerOfKind(sentence.text, terms.answerKind, terms.known, terms.names) === undefined ? 0 : 1;
     }
     const next = passage.sentences[position + 1];
     const window = next

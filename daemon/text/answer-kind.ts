@@ -66,15 +66,23 @@ const frequencyPattern = new RegExp(
 const LABEL_BEFORE = /([\p{L}]+)\s*[:=]\s*$/u;
 const REASON =
   /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
+/** Where a thing is, without a name: "on a tree", "into the meadow". */
+const LOCATIVE =
+  /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along|by) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
 /**
  * The thing of the kind asked for, found in a sentence: a date, a number, or a proper name the question does not
- * already hold (`known`: the question's terms, as `term` gives them). Undefined when the sentence holds nothing of
- * the kind, and always for 'other'.
+ * already hold (`known`: the question's terms, as `term` gives them; `names`: the terms of the names it uses, as
+ * `questionNames` gives them). Undefined when the sentence holds nothing of the kind, and always for 'other'.
  */
-export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<string>): string | undefined {
+export function answerOfKind(
+  sentence: string,
+  kind: AnswerKind,
+  known: Set<string>,
+  names: ReadonlySet<string> = NO_NAMES,
+): string | undefined {
   const isNew = (text: string): boolean =>
     words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
   const firstNew = (patterns: RegExp[]): string | undefined => {
@@ -86,9 +94,26 @@ export function answerOfKind(sentence: string, kind: AnswerKind, known: Set<stri
   if (kind === 'date') return firstNew(datePatterns);
   if (kind === 'number') return labelledNumber(sentence, known) ?? firstNew([numberPattern]);
   if (kind === 'frequency') return firstNew([frequencyPattern]);
-  if (kind === 'person' || kind === 'place') return properName(sentence, isNew);
+  // A name sharing a word with a name the question uses is its subject ("Little Bo" for "where did Bo Peep ..."),
+  // not its answer.
+  const isNewName = (text: string): boolean =>
+    isNew(text) && !words(text).some((word) => names.has(term(word)));
+  if (kind === 'person') return properName(sentence, isNewName);
+  if (kind === 'place') return properName(sentence, isNewName) ?? firstNew([LOCATIVE]);
   if (kind === 'reason') return REASON.exec(sentence)?.[0];
   return undefined;
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** The terms of the names a question uses: its capitalised words, but for the one opening it. */
+export function questionNames(question: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of question.matchAll(/(?<=\s)\p{Lu}[\p{L}'’-]*/gu)) {
+    const word = match[0].toLowerCase();
+    if (!isStopWord(word)) names.add(term(word));
+  }
+  return names;
 }
 
 /** The first number labelled by a word of the question ("how many can sleep": "Sleeps: 10", not "ID#1135"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind, answerOfKind } from '../../daemon/text/answer-kind.ts';
+import { answerKind, answerOfKind, questionNames } from '../../daemon/text/answer-kind.ts';
 import { term, words } from '../../daemon/text/words.ts';
 
 const known = (question: string) => new Set(words(question).map(term));
@@ -19,6 +19,28 @@ describe('answer kind', () => {
     const asked = known('Who led the Normans?');
     expect(answerOfKind('The Normans were led by Rollo.', 'person', asked)).toBe('Rollo');
     expect(answerOfKind('They were led by the Normans.', 'person', asked)).toBeUndefined();
+  });
+
+  it('takes no name holding a word of a name the question uses for an answer', () => {
+    const question = 'Who did the Broncos defeat?';
+    expect(questionNames(question)).toEqual(new Set(['bronco']));
+    const sentence = 'The Denver Broncos defeated the Carolina Panthers.';
+    expect(answerOfKind(sentence, 'person', known(question))).toBe('Denver Broncos');
+    expect(answerOfKind(sentence, 'person', known(question), questionNames(question))).toBe(
+      'Carolina Panthers',
+    );
+  });
+
+  it('finds a place without a name where one is asked for', () => {
+    const question = "Where did Bo Peep find the sheep's tails?";
+    const asked = known(question);
+    const names = questionNames(question);
+    expect(answerOfKind('Bo Peep found the tails hung on a tree to dry.', 'place', asked, names)).toBe(
+      'on a tree',
+    );
+    expect(
+      answerOfKind("Little Bo Peep doesn't know where to find them.", 'place', asked, names),
+    ).toBeUndefined();
   });
 
   it('finds dates and numbers, and nothing for a question of no kind', () => {
