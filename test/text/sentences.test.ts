@@ -12,6 +12,15 @@ describe('sentences', () => {
       'Did it matter?',
       'Yes.',
     ]);
+    // Titles of office and the abbreviations of citations.
+    expect(
+      sentences(
+        'On 23 June 2005, Rep. Joe Barton wrote to Sen. Ed Whitfield. Smith et al. (2005) disagreed.',
+      ),
+    ).toEqual([
+      'On 23 June 2005, Rep. Joe Barton wrote to Sen. Ed Whitfield.',
+      'Smith et al. (2005) disagreed.',
+    ]);
   });
 
   it('keeps a sentence whole across line breaks and ends one at a blank line', () => {
