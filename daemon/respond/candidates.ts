@@ -1,6 +1,6 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
 import { sentences } from '../text/sentences.ts';
-import { words } from '../text/words.ts';
+import { isStopWord, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -90,8 +90,11 @@ function passageTitle(split: string[]): string | undefined {
   const heading = split.find((sentence) => HEADING.test(sentence));
   if (heading) return heading.replace(HEADING, '');
   const first = split[0];
-  if (first === undefined || split.length < 2 || /[.!?]["”’)\]]?$/.test(first)) return undefined;
-  return words(first).length <= TITLE_WORDS ? first : undefined;
+  if (first === undefined || split.length < 2 || /[.!?,;]["”’)\]]?$/.test(first)) return undefined;
+  const firstWords = words(first);
+  // A line ending in "of" or "the" is prose wrapped onto the next line (a scanned page's), not a title.
+  if (firstWords.length > TITLE_WORDS || isStopWord(firstWords.at(-1) ?? '')) return undefined;
+  return first;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The candidate sentences ranked by the sentence model. */
 import type { Candidate } from './candidates.ts';
 import type { Question } from './question.ts';
-import { featureRows } from './sentence-features.ts';
+import { featureRows, SENTENCE_FEATURES } from './sentence-features.ts';
 import { type SentenceScorer, sentenceScore } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import type { ContextPassage } from './types.ts';
@@ -15,6 +15,9 @@ export interface Finding {
   score: number;
   coverage: number;
 }
+
+const COVERAGE = SENTENCE_FEATURES.indexOf('coverage');
+const PREVIOUS_COVERAGE = SENTENCE_FEATURES.indexOf('previousCoverage');
 
 /**
  * Every candidate sentence, best first. The score is the sentence model (sentence-model.ts) over what makes a
@@ -31,7 +34,7 @@ export function rankSentences(
     .map(({ candidate, features }) => ({
       candidate,
       score: sentenceScore(scorer, features),
-      coverage: features[0]! + features[2]!,
+      coverage: features[COVERAGE]! + features[PREVIOUS_COVERAGE]!,
     }))
     .sort((left, right) => right.score - left.score);
 }

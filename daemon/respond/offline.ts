@@ -1,4 +1,5 @@
 import { followUpContext } from '../text/follow-up.ts';
+import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
@@ -199,20 +200,18 @@ function notFound(passages: ContextPassage[]): OfflineReply {
 }
 
 /**
- * A sentence as the reply quotes it: ending with a stop; followed by what it introduces when it is a label
- * ("Deadline for submission:" and its date on the next line); with the document's own bracketed reference
- * numbers ("[7]") in parentheses, so that every `[n]` of a reply is one of its citations.
+ * A sentence as the reply quotes it: without the mark of a list item; ending with a stop; followed by what it
+ * introduces when it is a label ("Deadline for submission:" and its date on the next line); with the document's
+ * own bracketed reference numbers ("[7]") in parentheses, so that every `[n]` of a reply is one of its citations.
  */
 function quoted(candidate: Candidate): string {
+  const item = (line: string) => line.replace(LIST_ITEM, '');
   const sentence =
     candidate.sentence.endsWith(':') && candidate.following
-      ? `${candidate.sentence} ${candidate.following}`
-      : candidate.sentence;
-  return withFullStop(sentence.replace(LIST_MARKER, '').replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
+      ? `${item(candidate.sentence)} ${item(candidate.following)}`
+      : item(candidate.sentence);
+  return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
 }
-
-/** A bullet's or numbered item's mark, which a sentence quoted in a reply leaves behind. */
-const LIST_MARKER = /^(?:[-*•‣◦]|\d{1,3}[.)])\s+/;
 
 function withFullStop(sentence: string): string {
   return /[.!?]["”’)]?$/.test(sentence) ? sentence : `${sentence}.`;

@@ -1,5 +1,6 @@
 /** A question as the sentence scorer reads it: its words, and the kind of thing it asks for. */
 import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.ts';
+import { withContext } from '../text/follow-up.ts';
 import { term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
@@ -28,13 +29,13 @@ export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   for (const term of contentStems(message)) terms.set(term, 1);
-  const asked = `${context ?? ''} ${message}`;
+  const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked)]);
   const focus = questionFocus(message);
   return {
     text: message,
     kind: answerKind(message),
-    open: WH_WORD.test(message),
+    open: OPENS_WITH_WH_WORD.test(message),
     terms,
     known,
     names: questionNames(asked),
@@ -43,7 +44,8 @@ export function readQuestion(message: string, context?: string): Question {
   };
 }
 
-const WH_WORD = /\b(?:what|which|who|whom|whose|when|where|why|how)\b/i;
+/** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
+const OPENS_WITH_WH_WORD = /^\W*(?:[\p{L}'’]+\s+){0,2}(?:what|which|who|whom|whose|when|where|why|how)\b/iu;
 
 /** "which NFL team", "what is the name of the stadium": the first word after the framing, when it is a word of content. */
 const FOCUS =

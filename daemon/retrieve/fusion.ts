@@ -32,6 +32,30 @@ export function fuse(textHits: ChunkHit[], vectorHits: ChunkHit[], options: Fusi
   return fused.sort((left, right) => right.score - left.score);
 }
 
+/**
+ * One list of the hits of several searches of the same candidates, best first, each scored by its mean over them
+ * (0 where a search did not find it), rescaled so the best scores 1 as a fused list's best does. A source replaced
+ * between the searches shows only in its newest generation.
+ */
+export function meanScores(lists: ChunkHit[][]): ChunkHit[] {
+  if (lists.length === 1) return lists[0]!;
+  const newest = new Map<string, number>();
+  for (const hit of lists.flat())
+    newest.set(hit.sourceId, Math.max(newest.get(hit.sourceId) ?? hit.generation, hit.generation));
+  const merged = new Map<string, ChunkHit>();
+  for (const hits of lists) {
+    for (const hit of hits) {
+      if (hit.generation < newest.get(hit.sourceId)!) continue;
+      const key = hitKey(hit);
+      merged.set(key, { ...hit, score: (merged.get(key)?.score ?? 0) + hit.score / lists.length });
+    }
+  }
+  const best = Math.max(0, ...[...merged.values()].map((hit) => hit.score));
+  return [...merged.values()]
+    .map((hit) => ({ ...hit, score: best > 0 ? hit.score / best : 0 }))
+    .sort((left, right) => right.score - left.score);
+}
+
 export function hitKey(hit: Pick<ChunkHit, 'sourceId' | 'chunkIndex'>): string {
   return `${hit.sourceId}\u0000${hit.chunkIndex}`;
 }

@@ -2,7 +2,7 @@ import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { namesOwnTopic, withContext } from '../text/follow-up.ts';
 import { contentTerms } from '../text/words.ts';
-import { DEFAULT_FUSION, type FusionOptions, fuse, hitKey } from './fusion.ts';
+import { DEFAULT_FUSION, type FusionOptions, fuse, meanScores } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
 
 export { followUpContext } from '../text/follow-up.ts';
@@ -22,7 +22,7 @@ export type LiveSources = (sourceIds: string[]) => Promise<Map<string, { name: s
 
 export interface SearchInput {
   query: string;
-  /** The earlier question(s) a follow-up query refers back to: searched with it, weighed below it in reranking. */
+  /** The earlier question(s) a follow-up query refers back to, which name its topic: searched with it. */
   context?: string | undefined;
   applicationId: string;
   limit: number;
@@ -121,27 +121,18 @@ export function createRetriever(
       const found = await Promise.all(texts.map((text) => fusedCandidates(input, text)));
       const fused = meanScores(found.map(({ hits }) => hits));
       const ranked = model === false ? fused : rerank(input.query, fused, model, input.context);
-      const names = new Map(found.flatMap(({ names }) => [...names]));
+      // The searches read the sources' generations apart: the newest each saw is the one shown.
+      const names = new Map<string, { name: string; generation: number }>();
+      for (const [sourceId, live] of found.flatMap(({ names }) => [...names])) {
+        if ((names.get(sourceId)?.generation ?? Number.NEGATIVE_INFINITY) < live.generation)
+          names.set(sourceId, live);
+      }
       return collapseDuplicates(ranked, input.limit).map((hit) => ({
         ...hit,
         sourceName: names.get(hit.sourceId)?.name ?? hit.sourceId,
       }));
     },
   };
-}
-
-/** One list of the hits of several searches, best first, each scored by its mean over them (0 where not found). */
-function meanScores(lists: ChunkHit[][]): ChunkHit[] {
-  if (lists.length === 1) return lists[0]!;
-  const merged = new Map<string, ChunkHit>();
-  for (const hits of lists) {
-    for (const hit of hits) {
-      const key = hitKey(hit);
-      const score = (merged.get(key)?.score ?? 0) + hit.score / lists.length;
-      merged.set(key, { ...hit, score });
-    }
-  }
-  return [...merged.values()].sort((left, right) => right.score - left.score);
 }
 
 async function searchByVector(

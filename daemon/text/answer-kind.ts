@@ -68,7 +68,7 @@ const REASON =
   /\b(?:because|due to|since|so that|in order to|as a result|caused by|owing to|thanks to|to avoid|to prevent|led to|reason)\b/i;
 /** Where a thing is, without a name: "on a tree", "into the meadow". */
 const LOCATIVE =
-  /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along|by) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
+  /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
@@ -106,12 +106,13 @@ export function answerOfKind(
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** The terms of the names a question uses: its capitalised words, but for the one opening it. */
+/** The terms of the names a question uses: its capitalised words, but for those opening a sentence. */
 export function questionNames(question: string): Set<string> {
   const names = new Set<string>();
-  for (const match of question.matchAll(/(?<=\s)\p{Lu}[\p{L}'’-]*/gu)) {
-    const word = match[0].toLowerCase();
-    if (!isStopWord(word)) names.add(term(word));
+  for (const match of question.matchAll(/\p{Lu}[\p{L}\p{M}'’-]*/gu)) {
+    if (/^[^\p{L}\p{N}]*$|[.!?]["”’)\]]*\s*$/u.test(question.slice(0, match.index))) continue;
+    // words() parts a possessive's "s" from its name.
+    for (const word of words(match[0])) if (word.length > 1 && !isStopWord(word)) names.add(term(word));
   }
   return names;
 }

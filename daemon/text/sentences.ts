@@ -43,9 +43,6 @@ const abbreviations = new Set([
   'dept',
   'univ',
   'ave',
-  'ca',
-  'cf',
-  'al',
   'mt',
   'ft',
   'jan',
@@ -69,7 +66,7 @@ const abbreviations = new Set([
 /** A line that stands alone in Markdown: a table row, a list item or a heading. */
 const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
 /** A list item's first line: the lines after it, up to a blank or another item, carry it on. */
-const LIST_ITEM = /^([-*+] |\d+[.)] )/;
+export const LIST_ITEM = /^([-*+] |\d+[.)] )/;
 /** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */
 const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 
@@ -266,8 +263,11 @@ function proseSpans(text: string, start: number, end: number): Span[] {
   return spans;
 }
 
+/** Abbreviations of citations, as they are written: "CA." (California) and "Al." (a name) end sentences. */
+const CITATION_ABBREVIATION = /(?:\bet al|\bcf|\bca)$/;
+
 /** The word before a full stop is an abbreviation or an initial, so the stop ends no sentence. */
 function isAbbreviation(before: string): boolean {
   const lastToken = (before.match(/(\S+)$/)?.[1] ?? '').toLowerCase().replace(/^[("“]/, '');
-  return abbreviations.has(lastToken) || /^\p{L}$/u.test(lastToken);
+  return abbreviations.has(lastToken) || /^\p{L}$/u.test(lastToken) || CITATION_ABBREVIATION.test(before);
 }

@@ -55,6 +55,14 @@ describe('sentence features', () => {
       'Main Competing Product Interactive Fanlight',
     );
     expect(sentences('How much does the Interactive Fanlight cost?')).toContain('- Priced at $2,675.00');
+    // A first line ending in "of" is prose wrapped onto the next line, as on a scanned page.
+    const wrapped =
+      'The breakwater was rebuilt in granite after the storm of\nMarch, at a cost of eighty thousand pounds.';
+    expect(
+      featureRows(readQuestion('What was the breakwater rebuilt in?'), [passage(wrapped)]).some((row) =>
+        row.candidate.sentence.includes('granite'),
+      ),
+    ).toBe(true);
     // A `label: value` first line is a record of the passage, not its title.
     const record = 'title: The Fanlight Manual\nauthor: Rosemary Hale';
     expect(
@@ -71,8 +79,10 @@ describe('sentence features', () => {
     expect(sentences('What gear was Elyse Saugstad wearing?')).toEqual([
       'Elyse Saugstad wore a backpack with an air bag.',
     ]);
-    // A yes/no question may be confirmed in its own words.
+    // A yes/no question may be confirmed in its own words, whatever clause it holds.
     expect(sentences('Was it Elyse Saugstad?')).toContain('It was Elyse Saugstad.');
+    expect(sentences('Did they know who it was? Was it Elyse Saugstad?')).toContain('It was Elyse Saugstad.');
+    expect(sentences('And what gear was Elyse Saugstad wearing?')).not.toContain('It was Elyse Saugstad.');
   });
 });
 

@@ -30,6 +30,10 @@ describe('rerank', () => {
     expect(rerankSignals(message, hits, context)![0]!.answerKind).toBe(1);
     // Read as one text, its first wh-phrase asks for a date, which the sentence does not hold.
     expect(rerankSignals(`${context} ${message}`, hits)![0]!.answerKind).toBe(0);
+    // The earlier question's words count: a passage holding only them is about the topic.
+    const topic = [hit('topic', 'The Code of Practice was released in 2003.', 1)];
+    expect(rerankSignals(message, topic, context)![0]!.coverage).toBeGreaterThan(0);
+    expect(rerankSignals(message, topic)![0]!.coverage).toBe(0);
   });
 
   it('weighs the words that tell candidates apart over the words all of them share', () => {

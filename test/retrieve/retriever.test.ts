@@ -5,9 +5,10 @@ import { type Connection, connect } from '@lancedb/lancedb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHashedEmbedder } from '../../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
+import { meanScores } from '../../daemon/retrieve/fusion.ts';
 import { createRetriever, followUpContext, fuse, type LiveSources } from '../../daemon/retrieve/index.ts';
 import { type ChunkHit, type ChunkIndex, openChunkIndex } from '../../daemon/store/chunk-index.ts';
-import { namesOwnTopic } from '../../daemon/text/follow-up.ts';
+import { namesOwnTopic, withContext } from '../../daemon/text/follow-up.ts';
 
 const hit = (sourceId: string, chunkIndex: number, score: number): ChunkHit => ({
   sourceId,
@@ -38,6 +39,27 @@ describe('fuse', () => {
     });
     expect(fused[0]).toMatchObject({ sourceId: 'a', score: 1 });
     expect(fused[1]!.score).toBeLessThan(1);
+  });
+});
+
+describe('meanScores', () => {
+  it('scores each hit by its mean over the searches, the best 1, and shows a replaced source at its newest', () => {
+    const found = (sourceId: string, chunkIndex: number, score: number, generation = 1) => ({
+      ...hit(sourceId, chunkIndex, score),
+      generation,
+    });
+    const merged = meanScores([
+      [found('a', 0, 1), found('b', 0, 0.8), found('old', 0, 0.9, 1)],
+      [found('b', 0, 1), found('old', 0, 0.7, 2)],
+    ]);
+    expect(merged.map((item) => [item.sourceId, item.generation])).toEqual([
+      ['b', 1],
+      ['a', 1],
+      ['old', 2],
+    ]);
+    expect(merged[0]!.score).toBe(1);
+    expect(merged[1]!.score).toBeCloseTo(0.5 / 0.9);
+    expect(merged[2]!.score).toBeCloseTo(0.35 / 0.9);
   });
 });
 
@@ -171,6 +193,17 @@ describe('createRetriever', () => {
       limit: 3,
     });
     expect(passages.map((passage) => passage.sourceId)).toContain('src_delivery');
+    // Searched joined only, the earlier question's words crowd it out.
+    const joined = await retriever.search({
+      query: withContext(
+        'And how often must the usage reports be provided?',
+        "What is COUNTER's Code of Practice?",
+      ),
+      applicationId: 'app',
+      liveSources: live(...sources, 'src_delivery'),
+      limit: 3,
+    });
+    expect(joined.map((passage) => passage.sourceId)).not.toContain('src_delivery');
   });
 
   it('still finds a passage by meaning when no word matches exactly', async () => {

@@ -31,6 +31,19 @@ describe('answer kind', () => {
     );
   });
 
+  it("reads a question's names in any form, but not the word opening it", () => {
+    expect(questionNames("Where did Beyoncé's mother grow up?")).toEqual(
+      questionNames('Where did Beyoncé grow up?'),
+    );
+    const question = "Where did Beyoncé's mother grow up?";
+    expect(
+      answerOfKind('Beyoncé Knowles grew up in Houston.', 'place', known(question), questionNames(question)),
+    ).toBe('Houston');
+    expect(questionNames('Describe where "Bo Peep" found them. Then name Paris.')).toEqual(
+      new Set(['bo', 'peep', 'paris']),
+    );
+  });
+
   it('finds a place without a name where one is asked for', () => {
     const question = "Where did Bo Peep find the sheep's tails?";
     const asked = known(question);

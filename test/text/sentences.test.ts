@@ -21,6 +21,13 @@ describe('sentences', () => {
       'On 23 June 2005, Rep. Joe Barton wrote to Sen. Ed Whitfield.',
       'Smith et al. (2005) disagreed.',
     ]);
+    // Written otherwise, they are words that end sentences.
+    expect(sentences('It is in San Jose, CA. It employs 40 people. He met Al. Then he left.')).toEqual([
+      'It is in San Jose, CA.',
+      'It employs 40 people.',
+      'He met Al.',
+      'Then he left.',
+    ]);
   });
 
   it('keeps a sentence whole across line breaks and ends one at a blank line', () => {
