@@ -94,10 +94,9 @@ export function answerOfKind(
   if (kind === 'date') return firstNew(datePatterns);
   if (kind === 'number') return labelledNumber(sentence, known) ?? firstNew([numberPattern]);
   if (kind === 'frequency') return firstNew([frequencyPattern]);
-  // A name sharing a word with a name the question uses is its subject ("Little Bo" for "where did Bo Peep ..."),
-  // not its answer.
-  const isNewName = (text: string): boolean =>
-    isNew(text) && !words(text).some((word) => names.has(term(word)));
+  // A name ending in a name the question uses is its subject ("Little Bo" for "where did Bo Peep ...", "Denver
+  // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
+  const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
   if (kind === 'person') return properName(sentence, isNewName);
   if (kind === 'place') return properName(sentence, isNewName) ?? firstNew([LOCATIVE]);
   if (kind === 'reason') return REASON.exec(sentence)?.[0];
