@@ -12,7 +12,7 @@ export interface Question {
   terms: Map<string, number>;
   /** Every stem of the message and its context, stop words too: what an answer must add to. */
   known: Set<string>;
-  /** The terms of the names the message and its context use ("Bo Peep"): a name holding one is no answer. */
+  /** The terms of the names the message and its context use ("Bo Peep"): a name ending in one is no answer. */
   names: Set<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;

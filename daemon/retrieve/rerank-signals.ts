@@ -51,7 +51,7 @@ interface QueryTerms {
   words: Set<string>;
   /** Every term of the query: an answer is something it does not already hold. */
   known: Set<string>;
-  /** The terms of the names the query uses: a name holding one is no answer. */
+  /** The terms of the names the query uses: a name ending in one is no answer. */
   names: Set<string>;
   answerKind: AnswerKind;
 }
