@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Embedder } from '../daemon/embed/embedder.ts';
 import { createHashedEmbedder } from '../daemon/embed/hashed.ts';
 import { chunkContextText, chunkDocument } from '../daemon/ingest/chunk.ts';
@@ -37,14 +35,13 @@ async function vectorOnly(set: QaSet, embedder: Embedder) {
 }
 
 /** Compares the offline embedder designs on both QA sets (vector-only retrieval). */
-export async function embedderFigures(cacheDir = join(tmpdir(), 'ckb-bench-cache')) {
-  mkdirSync(cacheDir, { recursive: true });
+export async function embedderFigures() {
   const designs: Embedder[] = [
     createHashedEmbedder({ dimensions: 256 }),
     createHashedEmbedder({ dimensions: 512 }),
     createHashedEmbedder({ dimensions: 1024 }),
-    await createGloveEmbedder(cacheDir),
-    await createCombinedEmbedder(cacheDir),
+    createGloveEmbedder(),
+    createCombinedEmbedder(),
   ];
   const figures: Record<string, Record<string, unknown>> = {};
   for (const [name, stride] of [
