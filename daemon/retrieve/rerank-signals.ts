@@ -1,6 +1,7 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { withContext } from '../text/follow-up.ts';
+import { type AskedWord, askedWords, nearMeaning } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
@@ -29,6 +30,10 @@ export interface RerankSignals {
   wording: number;
   /** Whether the best sentence holds the kind of thing a question asks for (a year for "when"). */
   answerKind: number;
+  /** Share of the terms the passage lacks that it says in other words ("concern" for "problem"), by how nearly. */
+  paraphrase: number;
+  /** The best single sentence's share, counting the terms it says in other words by how nearly. */
+  sentenceMeaning: number;
 }
 
 export const SIGNAL_NAMES = [
@@ -41,6 +46,8 @@ export const SIGNAL_NAMES = [
   'proximity',
   'wording',
   'answerKind',
+  'paraphrase',
+  'sentenceMeaning',
 ] as const satisfies readonly (keyof RerankSignals)[];
 
 interface QueryTerms {
@@ -54,6 +61,8 @@ interface QueryTerms {
   /** The terms of the names the query uses: a name ending in one is no answer. */
   names: Set<string>;
   answerKind: AnswerKind;
+  /** The content words that have word vectors, to find in other words. */
+  asked: AskedWord[];
 }
 
 interface SentenceTerms {
@@ -65,6 +74,8 @@ interface SentenceTerms {
 
 interface PassageTerms {
   all: Set<string>;
+  /** Every word of its sentences, function words too. */
+  words: Set<string>;
   headings: Set<string>;
   sentences: SentenceTerms[];
 }
@@ -106,6 +117,7 @@ function queryTerms(
     names: questionNames(whole),
     // A statement asks for nothing: its "where" or "when" is a relative word (query-form.ts).
     answerKind: isQuestion(query) ? answerKind(query) : 'other',
+    asked: askedWords(whole, (term) => weights.get(term) ?? 0),
   };
 }
 
@@ -118,8 +130,12 @@ function passageTerms(hit: ChunkHit): PassageTerms {
     return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
   });
   const all = new Set(headings);
-  for (const sentence of split) for (const term of sentence.terms) all.add(term);
-  return { all, headings, sentences: split };
+  const passageWords = new Set<string>();
+  for (const sentence of split) {
+    for (const term of sentence.terms) all.add(term);
+    for (const word of sentence.words) passageWords.add(word);
+  }
+  return { all, words: passageWords, headings, sentences: split };
 }
 
 function share(terms: QueryTerms, held: (term: string) => boolean): number {
@@ -134,8 +150,14 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
   let windowCoverage = 0;
   let proximity = 0;
   let wording = 0;
+  let sentenceMeaning = 0;
   passage.sentences.forEach((sentence, position) => {
-    const coverage = share(terms, (term) => sentence.termSet.has(term));
+    const holds = (term: string) => sentence.termSet.has(term);
+    const coverage = share(terms, holds);
+    sentenceMeaning = Math.max(
+      sentenceMeaning,
+      coverage + nearMeaning(terms.asked, holds, sentence.words) / terms.totalWeight,
+    );
     if (coverage > sentenceCoverage) {
       sentenceCoverage = coverage;
       answerKind =
@@ -159,6 +181,8 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
     proximity,
     wording,
     answerKind,
+    paraphrase: nearMeaning(terms.asked, (term) => passage.all.has(term), passage.words) / terms.totalWeight,
+    sentenceMeaning,
   };
 }
 

@@ -60,6 +60,30 @@ describe('rerank', () => {
     expect(ranked[0]!.score).toBeGreaterThanOrEqual(ranked[1]!.score);
   });
 
+  it('puts first the passage that says what the question asks in other words', () => {
+    const unrelated = hit(
+      'unrelated',
+      'The engineers who built the dam found the spring weather pleasant and the valley quiet.',
+      1,
+    );
+    const paraphrased = hit(
+      'paraphrased',
+      'The engineers who built the dam found that its concrete was cracking, a serious concern for the town.',
+      0.95,
+    );
+    const question = 'What problem with the dam did the engineers find?';
+    const [first, second] = rerankSignals(question, [unrelated, paraphrased])!;
+
+    // Both hold the same words of the question; "concern" says "problem", and nothing in the other comes as near.
+    expect(second!.coverage).toBe(first!.coverage);
+    expect(second!.paraphrase).toBeGreaterThan(first!.paraphrase);
+    expect(second!.sentenceMeaning).toBeGreaterThan(first!.sentenceMeaning);
+    expect(rerank(question, [unrelated, paraphrased]).map((item) => item.sourceId)).toEqual([
+      'paraphrased',
+      'unrelated',
+    ]);
+  });
+
   it('puts first, for a question asking when, the sentence that holds a year', () => {
     const ranked = rerank('When was the bridge over the river opened?', [
       hit('undated', 'The bridge over the river was opened by the mayor.', 1),
