@@ -1,11 +1,13 @@
 import { type Embedder, type EmbedOptions, normalize } from '../daemon/embed/embedder.ts';
 import { createHashedVectorizer } from '../daemon/embed/hashed.ts';
-import { WORD_VECTOR_DIMENSIONS, type WordVectors, wordVectors } from '../daemon/text/word-vectors.ts';
+import { WORD_VECTOR_DIMENSIONS, type WordVectors } from '../daemon/text/word-vector-table.ts';
+import { wordVectors } from '../daemon/text/word-vectors.ts';
 import { isStopWord, words } from '../daemon/text/words.ts';
 
 // The GloVe embedder the retrieval benchmark compares with (bench/retrieval-embedders.ts); not used by the daemon,
-// whose responder and reranker read the same word vectors word by word (daemon/text/meaning-match.ts).
-const DIMENSIONS = WORD_VECTOR_DIMENSIONS;
+// whose reranker reads the same word vectors word by word (daemon/text/meaning-match.ts). v2: unit vectors of the
+// 100,000 most frequent words; bench/results/retrieval-embedders.json holds v1's figures (raw vectors, 341,479
+// words), measured before, as `node bench/retrieval-embedders.ts` is not part of `npm run bench`.
 /** SIF's smoothing constant: words more frequent than about this share of text weigh little. */
 const SIF_SMOOTHING = 1e-3;
 
@@ -14,7 +16,7 @@ const SIF_SMOOTHING = 1e-3;
  * probability is estimated from its rank by Zipf's law.
  */
 export function wordVectorAverage(vectors: WordVectors, text: string): Float32Array {
-  const sum = new Float32Array(DIMENSIONS);
+  const sum = new Float32Array(WORD_VECTOR_DIMENSIONS);
   const zipfNormalizer = Math.log(1.78 * vectors.rows.size);
   for (const word of words(text)) {
     if (isStopWord(word)) continue;
@@ -22,8 +24,8 @@ export function wordVectorAverage(vectors: WordVectors, text: string): Float32Ar
     if (position === undefined) continue;
     const probability = 1 / ((position + 1) * zipfNormalizer);
     const weight = (SIF_SMOOTHING / (SIF_SMOOTHING + probability)) * vectors.scales[position]!;
-    const offset = position * DIMENSIONS;
-    for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
+    const offset = position * WORD_VECTOR_DIMENSIONS;
+    for (let dimension = 0; dimension < WORD_VECTOR_DIMENSIONS; dimension++) {
       sum[dimension]! += weight * vectors.values[offset + dimension]!;
     }
   }
@@ -33,8 +35,8 @@ export function wordVectorAverage(vectors: WordVectors, text: string): Float32Ar
 export function createGloveEmbedder(): Embedder {
   const vectors = wordVectors();
   return {
-    id: 'offline-glove-100-v1',
-    dimensions: DIMENSIONS,
+    id: 'offline-glove-100-v2',
+    dimensions: WORD_VECTOR_DIMENSIONS,
     embed: async (texts: string[], options?: EmbedOptions) => {
       options?.signal?.throwIfAborted();
       return texts.map((text) => wordVectorAverage(vectors, text));
@@ -50,12 +52,12 @@ export function createCombinedEmbedder(gloveShare = 0.3): Embedder {
   const gloveScale = Math.sqrt(gloveShare);
   const hashedVectorOf = createHashedVectorizer(hashedDimensions);
   return {
-    id: `offline-hash-glove-${hashedDimensions + DIMENSIONS}-v1`,
-    dimensions: hashedDimensions + DIMENSIONS,
+    id: `offline-hash-glove-${hashedDimensions + WORD_VECTOR_DIMENSIONS}-v1`,
+    dimensions: hashedDimensions + WORD_VECTOR_DIMENSIONS,
     embed: async (texts: string[], options?: EmbedOptions) => {
       options?.signal?.throwIfAborted();
       return texts.map((text) => {
-        const combined = new Float32Array(hashedDimensions + DIMENSIONS);
+        const combined = new Float32Array(hashedDimensions + WORD_VECTOR_DIMENSIONS);
         combined.set(hashedVectorOf(text).map((value) => value * hashedScale));
         combined.set(
           wordVectorAverage(vectors, text).map((value) => value * gloveScale),

@@ -1,7 +1,7 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { withContext } from '../text/follow-up.ts';
-import { type AskedWord, askedWords, nearMeaning } from '../text/meaning-match.ts';
+import { type AskedWord, askedWords, nearness, saidOtherwise } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
@@ -30,7 +30,10 @@ export interface RerankSignals {
   wording: number;
   /** Whether the best sentence holds the kind of thing a question asks for (a year for "when"). */
   answerKind: number;
-  /** Share of the terms the passage lacks that it says in other words ("concern" for "problem"), by how nearly. */
+  /**
+   * The weight of the terms the passage lacks but says in other words ("concern" for "problem"), each by how
+   * nearly, over the weight of all: what `coverage` would add if near meanings counted.
+   */
   paraphrase: number;
   /** The best single sentence's share, counting the terms it says in other words by how nearly. */
   sentenceMeaning: number;
@@ -74,8 +77,6 @@ interface SentenceTerms {
 
 interface PassageTerms {
   all: Set<string>;
-  /** Every word of its sentences, function words too. */
-  words: Set<string>;
   headings: Set<string>;
   sentences: SentenceTerms[];
 }
@@ -130,12 +131,8 @@ function passageTerms(hit: ChunkHit): PassageTerms {
     return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
   });
   const all = new Set(headings);
-  const passageWords = new Set<string>();
-  for (const sentence of split) {
-    for (const term of sentence.terms) all.add(term);
-    for (const word of sentence.words) passageWords.add(word);
-  }
-  return { all, words: passageWords, headings, sentences: split };
+  for (const sentence of split) for (const term of sentence.terms) all.add(term);
+  return { all, headings, sentences: split };
 }
 
 function share(terms: QueryTerms, held: (term: string) => boolean): number {
@@ -151,12 +148,18 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
   let proximity = 0;
   let wording = 0;
   let sentenceMeaning = 0;
+  // How near each asked word comes to a word of the passage: the nearest over its sentences.
+  const passageNearness = terms.asked.map(() => 0);
   passage.sentences.forEach((sentence, position) => {
     const holds = (term: string) => sentence.termSet.has(term);
     const coverage = share(terms, holds);
+    const near = nearness(terms.asked, sentence.words);
+    near.forEach((value, index) => {
+      passageNearness[index] = Math.max(passageNearness[index]!, value);
+    });
     sentenceMeaning = Math.max(
       sentenceMeaning,
-      coverage + nearMeaning(terms.asked, holds, sentence.words) / terms.totalWeight,
+      coverage + saidOtherwise(terms.asked, near, holds) / terms.totalWeight,
     );
     if (coverage > sentenceCoverage) {
       sentenceCoverage = coverage;
@@ -181,7 +184,8 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
     proximity,
     wording,
     answerKind,
-    paraphrase: nearMeaning(terms.asked, (term) => passage.all.has(term), passage.words) / terms.totalWeight,
+    paraphrase:
+      saidOtherwise(terms.asked, passageNearness, (term) => passage.all.has(term)) / terms.totalWeight,
     sentenceMeaning,
   };
 }

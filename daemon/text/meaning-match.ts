@@ -1,9 +1,9 @@
 /**
  * How much of what a question asks a text says in other words: "concern" for "problem", "prevent" for "protect
- * against". The responder and the reranker weigh it beside the words a text holds exactly.
+ * against". The reranker weighs it beside the words a text holds exactly.
  */
 
-import { rowSimilarity, type WordVectors, wordVectors } from './word-vectors.ts';
+import { rowSimilarity, wordVectors } from './word-vectors.ts';
 import { isStopWord, term, words } from './words.ts';
 
 /** A content word of the question, with the row of its vector. */
@@ -19,17 +19,15 @@ export interface AskedWord {
 }
 
 /**
- * Below this cosine two GloVe words are unrelated as often as not ("river" and "money" score about 0.3); a match
- * counts for its similarity above it, scaled so an identical meaning counts 1.
+ * Below this cosine two GloVe words are unrelated as often as not ("river" and "money" score about 0.25); a match
+ * counts for its similarity above it, scaled so an identical meaning counts 1. Floors of 0.2 and 0.45 fitted no
+ * better (SQuAD held-out hit@1 0.874 and 0.872 against 0.873).
  */
 const UNRELATED = 0.3;
 
 /** The question's content words that have a vector, one per term, each weighing what `weight` gives its term. */
-export function askedWords(
-  text: string,
-  weight: (term: string) => number,
-  vectors: WordVectors = wordVectors(),
-): AskedWord[] {
+export function askedWords(text: string, weight: (term: string) => number): AskedWord[] {
+  const vectors = wordVectors();
   const asked = new Map<string, AskedWord>();
   for (const word of words(text)) {
     if (isStopWord(word)) continue;
@@ -43,25 +41,18 @@ export function askedWords(
 }
 
 /**
- * The weight of the asked words a text lacks but says in other words: each counts its weight times how near the
- * text's nearest word comes in meaning. Words the text `holds` count nothing here: they are matched exactly.
+ * How near in meaning each asked word comes to the text's nearest word, in the asked words' order: from 0
+ * (unrelated) to 1 (a word of the same meaning, or the word itself).
  */
-export function nearMeaning(
-  asked: readonly AskedWord[],
-  holds: (term: string) => boolean,
-  textWords: Iterable<string>,
-  vectors: WordVectors = wordVectors(),
-): number {
-  const missing = asked.filter((word) => !holds(word.term));
-  if (missing.length === 0) return 0;
+export function nearness(asked: readonly AskedWord[], textWords: Iterable<string>): number[] {
+  const vectors = wordVectors();
   const rows: number[] = [];
   for (const word of textWords) {
     if (isStopWord(word)) continue;
     const row = vectors.rows.get(word);
     if (row !== undefined) rows.push(row);
   }
-  let sum = 0;
-  for (const word of missing) {
+  return asked.map((word) => {
     let nearest = UNRELATED;
     for (const row of rows) {
       let similarity = word.similarities.get(row);
@@ -71,7 +62,22 @@ export function nearMeaning(
       }
       if (similarity > nearest) nearest = similarity;
     }
-    sum += (word.weight * (nearest - UNRELATED)) / (1 - UNRELATED);
-  }
+    return (nearest - UNRELATED) / (1 - UNRELATED);
+  });
+}
+
+/**
+ * The weight of the asked words a text lacks but says in other words, each counted by its `nearness`. Words the
+ * text `holds` count nothing here: they are matched exactly.
+ */
+export function saidOtherwise(
+  asked: readonly AskedWord[],
+  near: readonly number[],
+  holds: (term: string) => boolean,
+): number {
+  let sum = 0;
+  asked.forEach((word, index) => {
+    if (!holds(word.term)) sum += word.weight * near[index]!;
+  });
   return sum;
 }
