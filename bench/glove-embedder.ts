@@ -6,8 +6,8 @@ import { isStopWord, words } from '../daemon/text/words.ts';
 
 // The GloVe embedder the retrieval benchmark compares with (bench/retrieval-embedders.ts); not used by the daemon,
 // whose reranker reads the same word vectors word by word (daemon/text/meaning-match.ts). v2: unit vectors of the
-// 100,000 most frequent words; bench/results/retrieval-embedders.json holds v1's figures (raw vectors, 341,479
-// words), measured before, as `node bench/retrieval-embedders.ts` is not part of `npm run bench`.
+// 100,000 most frequent words (v1 read the package's raw vectors of all 341,479).
+
 /** SIF's smoothing constant: words more frequent than about this share of text weigh little. */
 const SIF_SMOOTHING = 1e-3;
 
@@ -52,7 +52,7 @@ export function createCombinedEmbedder(gloveShare = 0.3): Embedder {
   const gloveScale = Math.sqrt(gloveShare);
   const hashedVectorOf = createHashedVectorizer(hashedDimensions);
   return {
-    id: `offline-hash-glove-${hashedDimensions + WORD_VECTOR_DIMENSIONS}-v1`,
+    id: `offline-hash-glove-${hashedDimensions + WORD_VECTOR_DIMENSIONS}-v2`,
     dimensions: hashedDimensions + WORD_VECTOR_DIMENSIONS,
     embed: async (texts: string[], options?: EmbedOptions) => {
       options?.signal?.throwIfAborted();
