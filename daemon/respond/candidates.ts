@@ -1,5 +1,5 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
-import { sentences } from '../text/sentences.ts';
+import { RECORD_LINE, sentences } from '../text/sentences.ts';
 import { isStopWord, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
@@ -58,7 +58,7 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
         next: new Set(stems[index + 1] ?? []),
         // A `label: value` first line is a record, not a title.
-        heading: sentence === title && !RECORD.test(sentence),
+        heading: sentence === title && !RECORD_LINE.test(sentence),
         ...(following === undefined ? {} : { following }),
       });
     });
@@ -104,14 +104,12 @@ function passageTitle(split: string[]): string | undefined {
 function wholeSentences(split: string[]): string[] {
   if (split.length <= 1) return split;
   const first = split[0] ?? '';
-  const start = /^[\p{Ll},;:)\]]/u.test(first) && !RECORD.test(first) ? 1 : 0;
+  // A `name: value` line (a JSON leaf, a header) may start lower-case and still be whole.
+  const start = /^[\p{Ll},;:)\]]/u.test(first) && !RECORD_LINE.test(first) ? 1 : 0;
   const last = split.at(-1) ?? '';
   const cut = !/[.!?:]["”’)\]]?$/.test(last) && words(last).length > CUT_SENTENCE_WORDS;
   return split.slice(start, Math.max(start, cut ? split.length - 1 : split.length));
 }
-
-/** A `name: value` line (a JSON leaf, a header) starts lower-case and whole. */
-const RECORD = /^[^\s:][^:]{0,80}: \S/;
 
 /** A last line longer than this without a final stop is taken for a sentence cut at the chunk's edge. */
 const CUT_SENTENCE_WORDS = 25;

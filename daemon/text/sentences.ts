@@ -68,7 +68,7 @@ const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
 /** A list item's first line: the lines after it, up to a blank or another item, carry it on. */
 export const LIST_ITEM = /^([-*+] |\d+[.)] )/;
 /** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */
-const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
+export const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 
 /** A table's rule row (`|---|:-:|`), which says nothing. */
 const TABLE_RULE = /^\s*\|?[\s|:-]+\|?\s*$/;
