@@ -53,14 +53,10 @@ export function tablePath(): string {
   );
 }
 
-/** Derives the table if it is missing; `npm run build` calls it so that no first question waits for it. */
-export function ensureTable(path = tablePath()): void {
-  if (!existsSync(path)) saveTable(path, buildTable());
-}
-
 /**
  * The table at `path`: the word count, the scales, the rows, then the words one per line, numbers little-endian.
- * One that is missing or cut short is derived again.
+ * One that is missing or cut short is derived again and saved; `npm run build` calls this so that no first
+ * question waits the seconds that takes.
  */
 export function readWordVectorTable(path: string): WordVectors {
   const stored = existsSync(path) ? parseTable(readFileSync(path)) : undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureTable, readWordVectorTable, tablePath } from '../../daemon/text/word-vector-table.ts';
+import { readWordVectorTable, tablePath } from '../../daemon/text/word-vector-table.ts';
 import { rowSimilarity, wordVectors } from '../../daemon/text/word-vectors.ts';
 
 const vectors = wordVectors();
@@ -29,7 +29,7 @@ describe('word vectors', () => {
 
   it('derives the table where there is none, leaving no partial file, and reads it as the install does', () => {
     const path = join(scratch, 'table.bin');
-    ensureTable(path);
+    readWordVectorTable(path);
     expect(readdirSync(scratch)).toEqual(['table.bin']);
     const derived = readWordVectorTable(path);
     expect(derived.rows.size).toBe(vectors.rows.size);
