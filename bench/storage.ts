@@ -147,6 +147,8 @@ async function measure(target: Target) {
     const ingestSeconds = (performance.now() - started) / 1000;
     const peakWhileIngesting = await peakMib(daemon.pid);
     await waitIdle(daemon.pid);
+    // The burst's end starts the vector index build, which reads every vector: the process's true high mark.
+    const peak = await peakMib(daemon.pid);
 
     const search = async (application: string) => {
       const samples: number[] = [];
@@ -193,6 +195,7 @@ async function measure(target: Target) {
       rss_mib: {
         idle_at_start: idleAtStart,
         peak_while_ingesting: peakWhileIngesting,
+        peak,
         before_turns: beforeTurns,
         after_turns: afterTurns,
         turns_added: round(afterTurns - beforeTurns, 1),
