@@ -26,7 +26,10 @@ import { isHit, loadQaSet, type QaSet, type Question } from './retrieval-data.ts
 
 const RERANK_DEPTH = 50;
 const STEPS = 600;
-const LEARNING_RATE = 2;
+/** Adam's step size and decay rates (Kingma and Ba 2015), on standardised signals. */
+const LEARNING_RATE = 0.05;
+const FIRST_MOMENT_DECAY = 0.9;
+const SECOND_MOMENT_DECAY = 0.999;
 const L2 = 1e-4;
 
 interface Prepared {
@@ -65,33 +68,70 @@ async function prepare(name: QaSet['name']): Promise<Prepared> {
 
 const vectorOf = (signals: RerankSignals) => SIGNAL_NAMES.map((name) => signals[name]);
 
-/** Full-batch gradient descent on the mean negative log softmax probability of each query's relevant candidates. */
-function fitWeights(examples: { features: number[][]; relevant: boolean[] }[]): RerankWeights {
-  const weights: number[] = SIGNAL_NAMES.map((name) => (name === 'fused' ? 1 : 0));
-  for (let step = 0; step < STEPS; step++) {
-    const gradient = weights.map(() => 0);
-    for (const { features, relevant } of examples) {
-      const scores = features.map((row) =>
-        row.reduce((sum, value, index) => sum + value * weights[index]!, 0),
-      );
-      const top = Math.max(...scores);
-      const exponents = scores.map((score) => Math.exp(score - top));
-      const all = exponents.reduce((sum, value) => sum + value, 0);
-      const wanted = exponents.reduce((sum, value, index) => sum + (relevant[index] ? value : 0), 0);
-      features.forEach((row, position) => {
-        const slope = exponents[position]! / all - (relevant[position] ? exponents[position]! / wanted : 0);
-        row.forEach((value, index) => {
-          gradient[index]! += slope * value;
-        });
+interface Example {
+  features: number[][];
+  relevant: boolean[];
+}
+
+/**
+ * Each signal's mean and standard deviation over the candidates, so the fit sees them on one scale: plain
+ * gradient descent on the raw signals, whose spreads differ tenfold, had not converged after 600 steps (SQuAD
+ * held-out hit@1 0.873 against 0.880 converged).
+ */
+function standardisation(examples: Example[]) {
+  const rows = examples.flatMap(({ features }) => features);
+  const means = SIGNAL_NAMES.map((_, index) => rows.reduce((sum, row) => sum + row[index]!, 0) / rows.length);
+  const deviations = means.map((mean, index) =>
+    Math.sqrt(rows.reduce((sum, row) => sum + (row[index]! - mean) ** 2, 0) / rows.length),
+  );
+  return { means, deviations: deviations.map((deviation) => (deviation > 0 ? deviation : 1)) };
+}
+
+/** The gradient of the mean negative log softmax probability of each query's relevant candidates. */
+function lossGradient(examples: Example[], weights: number[]): number[] {
+  const gradient = weights.map(() => 0);
+  for (const { features, relevant } of examples) {
+    const scores = features.map((row) => row.reduce((sum, value, index) => sum + value * weights[index]!, 0));
+    const top = Math.max(...scores);
+    const exponents = scores.map((score) => Math.exp(score - top));
+    const all = exponents.reduce((sum, value) => sum + value, 0);
+    const wanted = exponents.reduce((sum, value, index) => sum + (relevant[index] ? value : 0), 0);
+    features.forEach((row, position) => {
+      const slope = exponents[position]! / all - (relevant[position] ? exponents[position]! / wanted : 0);
+      row.forEach((value, index) => {
+        gradient[index]! += slope * value;
       });
-    }
-    weights.forEach((weight, index) => {
-      weights[index] = weight - LEARNING_RATE * (gradient[index]! / examples.length + L2 * weight);
+    });
+  }
+  return gradient.map((sum, index) => sum / examples.length + L2 * weights[index]!);
+}
+
+/**
+ * Adam on the standardised signals, then mapped back to weights of the raw signals. Centring shifts every
+ * candidate of a query by the same amount, so dropping it changes no ranking.
+ */
+function fitWeights(examples: Example[]): RerankWeights {
+  const { means, deviations } = standardisation(examples);
+  const standardised = examples.map(({ features, relevant }) => ({
+    features: features.map((row) => row.map((value, index) => (value - means[index]!) / deviations[index]!)),
+    relevant,
+  }));
+  const weights = SIGNAL_NAMES.map(() => 0);
+  const firstMoments = weights.map(() => 0);
+  const secondMoments = weights.map(() => 0);
+  for (let step = 1; step <= STEPS; step++) {
+    lossGradient(standardised, weights).forEach((slope, index) => {
+      firstMoments[index] = FIRST_MOMENT_DECAY * firstMoments[index]! + (1 - FIRST_MOMENT_DECAY) * slope;
+      secondMoments[index] =
+        SECOND_MOMENT_DECAY * secondMoments[index]! + (1 - SECOND_MOMENT_DECAY) * slope ** 2;
+      const first = firstMoments[index]! / (1 - FIRST_MOMENT_DECAY ** step);
+      const second = secondMoments[index]! / (1 - SECOND_MOMENT_DECAY ** step);
+      weights[index]! -= (LEARNING_RATE * first) / (Math.sqrt(second) + 1e-8);
     });
   }
   const fitted = { ...DEFAULT_RERANK.questions };
   SIGNAL_NAMES.forEach((name, index) => {
-    fitted[name] = Math.round(weights[index]! * 100) / 100;
+    fitted[name] = Math.round((weights[index]! / deviations[index]!) * 100) / 100;
   });
   return fitted;
 }
@@ -101,7 +141,7 @@ function trainingExamples(prepared: Prepared[], questions: boolean) {
     queries
       .filter(({ question }) => !isHeldOut(set, question) && isQuestion(question.text) === questions)
       .filter(({ signals, relevant }) => signals && relevant.includes(true) && relevant.includes(false))
-      .map(({ signals, relevant }) => ({ features: signals!.map(vectorOf), relevant })),
+      .map(({ signals, relevant }): Example => ({ features: signals!.map(vectorOf), relevant })),
   );
 }
 

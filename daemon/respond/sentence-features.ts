@@ -19,7 +19,8 @@ export const SENTENCE_FEATURES = [
   'dateFound',
   'numberFound',
   'nameFound',
-  'passageScore',
+  // The passage's rank and not the reranker's score for it: that score's scale moved with every refit of the
+  // reranker, and with it the floor below which off-topic questions are turned away.
   'passageRank',
   'short',
   'long',
@@ -129,7 +130,6 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     // How often is a number of times: the quantity asked for.
     answer !== undefined && (question.kind === 'number' || question.kind === 'frequency') ? 1 : 0,
     answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
-    candidate.passage.score,
     1 / candidate.passage.number,
     length < 8 ? 1 : 0,
     length > 40 ? 1 : 0,
