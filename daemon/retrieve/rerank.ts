@@ -91,7 +91,8 @@ export function rerank(
 
 /**
  * The weighted sum of the signals, mapped onto [0, 1] by the least and most it can be: with weights all positive,
- * their weighted mean, as scores were before the weights were fitted (the responder's sentence model reads them).
+ * their weighted mean, as scores were before the weights were fitted (search results show them, and the offline
+ * responder drops passages scored under its floor).
  */
 export function combine(signals: RerankSignals, weights: RerankWeights): number {
   let sum = 0;
