@@ -12,13 +12,13 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Finding } from '../daemon/respond/extract.ts';
 import {
   type Composition,
   composeFindings,
   notFoundReply,
+  type Ranking,
+  rankReply,
   relevantPassages,
-  replyFindings,
 } from '../daemon/respond/offline.ts';
 import { readQuestion } from '../daemon/respond/question.ts';
 import { featureRows, SENTENCE_FEATURES } from '../daemon/respond/sentence-features.ts';
@@ -26,6 +26,7 @@ import { type SentenceScorer, sentenceScore } from '../daemon/respond/sentence-m
 import type { ContextPassage } from '../daemon/respond/types.ts';
 import { wordCount } from '../daemon/text/words.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
+import { fitAnswerability } from './fit-answerability.ts';
 import { fitSentenceScorer } from './fit-sentence-model.ts';
 import {
   buildSquadIndex,
@@ -37,10 +38,13 @@ import {
 } from './squad.ts';
 
 const PASSAGES = 6;
-/** Composition is chosen for the most replies holding an answer with a median no longer than this... */
-const MEDIAN_WORDS_LIMIT = 48;
-/** ...and a coverage floor that still says "could not find" to this share of off-topic questions. */
-const OFF_TOPIC_NOT_FOUND = 0.96;
+/**
+ * Composition is chosen for the most replies holding an answer with a median no longer than this, 3 words under
+ * the target of 50: the median moves by a word or so from one set of articles to another...
+ */
+const MEDIAN_WORDS_LIMIT = 47;
+/** ...and an answerability floor that still says "could not find" to this share of off-topic questions. */
+const OFF_TOPIC_NOT_FOUND = 0.97;
 
 interface Example {
   item: SquadQuestion;
@@ -114,8 +118,8 @@ function replyFigures(ranked: Ranked[], composition: Composition): ReplyFigures 
   let contained = 0;
   let notFound = 0;
   const lengths: number[] = [];
-  for (const { example, findings } of ranked) {
-    const text = composeFindings(example.passages, findings, composition).text;
+  for (const { example, ranking } of ranked) {
+    const text = composeFindings(example.passages, ranking, composition).text;
     if (example.item.answers.some((answer) => containsAnswer(text, answer))) contained++;
     if (text.startsWith(notFoundReply)) notFound++;
     lengths.push(wordCount(text));
@@ -130,13 +134,13 @@ function replyFigures(ranked: Ranked[], composition: Composition): ReplyFigures 
 /** An example's sentences ranked once by the fitted weights; compositions are tried on the ranking. */
 interface Ranked {
   example: Example;
-  findings: Finding[];
+  ranking: Ranking;
 }
 
 function rank(examples: Example[], scorer: SentenceScorer): Ranked[] {
   return examples.map((example) => ({
     example,
-    findings: replyFindings(example.item.question, example.passages, [], scorer),
+    ranking: rankReply(example.item.question, example.passages, [], scorer),
   }));
 }
 
@@ -145,18 +149,19 @@ function chooseComposition(
   offTopic: { question: string; passages: ContextPassage[] }[],
   scorer: SentenceScorer,
 ): Composition {
-  // The lowest score floor that still turns away off-topic questions: every answerable question above it counts.
-  const offTopicBest = offTopic
-    .map(({ question, passages }) => replyFindings(question, passages, [], scorer)[0]?.score)
-    .map((score) => score ?? Number.NEGATIVE_INFINITY)
-    .sort((left, right) => left - right);
-  const floor = offTopicBest[Math.ceil(OFF_TOPIC_NOT_FOUND * offTopicBest.length) - 1] ?? 0;
-  const minimumScore = Math.round((floor + 0.01) * 100) / 100;
+  // Off-topic questions without a best sentence are turned away whatever the score, so they teach it nothing.
+  const features = (rankings: Ranking[]) =>
+    rankings.flatMap((ranking) => (ranking.answerability ? [ranking.answerability] : []));
+  const answerability = fitAnswerability(
+    features(training.map(({ ranking }) => ranking)),
+    features(offTopic.map(({ question, passages }) => rankReply(question, passages, [], scorer))),
+    OFF_TOPIC_NOT_FOUND,
+  );
   let best: { composition: Composition; contained: number } | undefined;
-  for (const mostSentences of [2, 3]) {
-    for (const longestReplyWords of [60, 70, 80]) {
-      for (const confidence of [0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1]) {
-        const composition = { minimumScore, confidence, longestReplyWords, mostSentences };
+  for (const mostSentences of [2, 3, 4]) {
+    for (const longestReplyWords of [60, 80, 100]) {
+      for (let percent = 50; percent <= 100; percent++) {
+        const composition = { answerability, confidence: percent / 100, longestReplyWords, mostSentences };
         const figures = replyFigures(training, composition);
         if (figures.medianReplyWords > MEDIAN_WORDS_LIMIT) continue;
         if (!best || figures.goldAnswerContained > best.contained) {
@@ -165,7 +170,7 @@ function chooseComposition(
       }
     }
   }
-  return best?.composition ?? { minimumScore, confidence: 0, longestReplyWords: 60, mostSentences: 1 };
+  return best?.composition ?? { answerability, confidence: 0, longestReplyWords: 60, mostSentences: 1 };
 }
 
 function median(values: number[]): number {

@@ -1,6 +1,7 @@
 import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
+import { type Answerability, answerabilityFeatures, answers } from './answerability.ts';
 import type { Candidate } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { isStopWord } from './content-words.ts';
@@ -34,8 +35,8 @@ export interface SentenceModel extends SentenceScorer {
 
 /** How a reply is put together from the ranked sentences; fitted with the sentence model. */
 export interface Composition {
-  /** Below this score, the best sentence is not about what was asked (fitted to turn away off-topic questions). */
-  minimumScore: number;
+  /** Whether the best sentence is about what was asked at all (fitted to turn away off-topic questions). */
+  answerability: Answerability;
   /**
    * Supporting sentences are added, best first, until the reply holds this much of the model's probability that
    * a sentence answers: a sure answer stands alone, an unsure one brings the next likeliest along...
@@ -92,18 +93,28 @@ export function composeReply(
   history: HistoryMessage[] = [],
   model: SentenceModel = SENTENCE_WEIGHTS,
 ): OfflineReply {
-  return composeFindings(passages, replyFindings(message, passages, history, model), model.composition);
+  return composeFindings(passages, rankReply(message, passages, history, model), model.composition);
+}
+
+/** The passages' sentences ranked for a message, best first, and what tells whether they answer it at all. */
+export interface Ranking {
+  findings: Finding[];
+  /** `ANSWERABILITY_FEATURES`, when there is a best sentence. */
+  answerability?: number[];
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
-export function replyFindings(
+export function rankReply(
   message: string,
   passages: ContextPassage[],
   history: HistoryMessage[],
   scorer: SentenceScorer,
-): Finding[] {
+): Ranking {
   const question = readQuestion(message, followUpContext(history, message));
-  return rankSentences(question, relevantPassages(passages), scorer);
+  const relevant = relevantPassages(passages);
+  const findings = rankSentences(question, relevant, scorer);
+  const best = findings[0];
+  return best ? { findings, answerability: answerabilityFeatures(question, relevant, best) } : { findings };
 }
 
 /** The passages a reply may quote: the sentence model is trained on these too. */
@@ -114,17 +125,19 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  findings: Finding[],
+  { findings, answerability }: Ranking,
   composition: Composition,
 ): OfflineReply {
   const best = findings[0];
-  if (!best || best.coverage === 0 || best.score < composition.minimumScore) return notFound(passages);
+  if (!best || best.coverage === 0 || !answerability || !answers(composition.answerability, answerability)) {
+    return notFound(passages);
+  }
   return cite(passages, [best, ...supportingFindings(findings, best, composition)]);
 }
 
 /**
- * The next likeliest sentences, until the reply is likely enough to hold the answer: each fits the reply's
- * length and says something else. Scores are logits of one softmax over the candidates, as the model was trained.
+ * The next likeliest sentences, until the reply is likely enough to hold the answer: each holds some of the
+ * question, fits the reply's length and says something else. Scores are logits of one softmax over the candidates, as the model was trained.
  */
 function supportingFindings(findings: Finding[], best: Finding, composition: Composition): Finding[] {
   const normaliser = findings.reduce((sum, finding) => sum + Math.exp(finding.score - best.score), 0);
@@ -134,9 +147,13 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
   let budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
   for (const finding of findings.slice(1)) {
     if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
-    if (finding.score < composition.minimumScore) break;
     const length = wordCount(finding.candidate.sentence);
-    if (length > budget || chosen.some((other) => repeats(finding.candidate, other.candidate))) continue;
+    if (
+      finding.coverage === 0 ||
+      length > budget ||
+      chosen.some((other) => repeats(finding.candidate, other.candidate))
+    )
+      continue;
     chosen.push(finding);
     held += probability(finding);
     budget -= length;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateSentences } from '../../daemon/respond/candidates.ts';
+import type { Finding } from '../../daemon/respond/extract.ts';
 import { createResponder } from '../../daemon/respond/index.ts';
 import {
   composeFindings,
@@ -110,18 +111,24 @@ describe('offline responder', () => {
 
   it('lets a sure answer stand alone and brings the next likeliest sentences along an unsure one', () => {
     const [first, second, third] = candidateSentences([passages[0]!]);
-    const composition = { minimumScore: 0, confidence: 0.9, longestReplyWords: 80, mostSentences: 3 };
+    // An answerability that takes every question: only the composition is under test.
+    const answerability = { weights: [], bias: 0 };
+    const composition = { answerability, confidence: 0.9, longestReplyWords: 80, mostSentences: 3 };
+    const ranked = (findings: Finding[]) => ({ findings, answerability: [] });
     const sure = [
       { candidate: first!, score: 9, coverage: 1 },
       { candidate: second!, score: 1, coverage: 0.5 },
       { candidate: third!, score: 1, coverage: 0.5 },
     ];
-    expect(composeFindings(passages, sure, composition).text).toBe(`${first!.sentence} [1]`);
+    expect(composeFindings(passages, ranked(sure), composition).text).toBe(`${first!.sentence} [1]`);
     const unsure = sure.map((finding) => ({ ...finding, score: 1 }));
-    const reply = composeFindings(passages, unsure, composition).text;
+    const reply = composeFindings(passages, ranked(unsure), composition).text;
     for (const candidate of [first!, second!, third!]) expect(reply).toContain(candidate.sentence);
     const short = { ...composition, longestReplyWords: 30 };
-    expect(composeFindings(passages, unsure, short).text).toBe(`${first!.sentence} [1]`);
+    expect(composeFindings(passages, ranked(unsure), short).text).toBe(`${first!.sentence} [1]`);
+    // A sentence holding none of the question does not support an unsure answer.
+    const aside = unsure.map((finding, index) => (index === 2 ? { ...finding, coverage: 0 } : finding));
+    expect(composeFindings(passages, ranked(aside), composition).text).not.toContain(third!.sentence);
   });
 
   it('answers from a bullet whose slide title names what was asked about, quoted without its mark', () => {
