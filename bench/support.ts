@@ -84,6 +84,23 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
+/**
+ * Each column's mean and standard deviation, for fitting on standardised features: their spreads differ tenfold,
+ * and one learning rate suits them all only once standardised. A column that hardly varies keeps a spread of 1.
+ */
+export function standardisation(rows: number[][]): { means: number[]; deviations: number[] } {
+  const width = rows[0]?.length ?? 0;
+  const means = Array.from({ length: width }, (_, column) => mean(rows.map((row) => row[column]!)));
+  const deviations = means.map((columnMean, column) =>
+    Math.sqrt(mean(rows.map((row) => (row[column]! - columnMean) ** 2))),
+  );
+  return { means, deviations: deviations.map((deviation) => (deviation > 1e-9 ? deviation : 1)) };
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
 /** Peak resident memory of a process so far, in MiB (Linux). */
 export async function peakRssMib(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');

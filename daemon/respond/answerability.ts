@@ -8,6 +8,7 @@
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import type { Question } from './question.ts';
+import { dot } from './sentence-model.ts';
 import type { ContextPassage } from './types.ts';
 
 /** What the answerability score reads, in the order of `Answerability.weights`. */
@@ -19,7 +20,10 @@ export const ANSWERABILITY_FEATURES = [
   'termsInPassages',
 ] as const;
 
-/** A logistic score over `ANSWERABILITY_FEATURES`, fitted by bench/train-responder.ts; at or above 0 it answers. */
+/**
+ * A logistic score over `ANSWERABILITY_FEATURES`; at or above 0 the passages answer. Fitted on SQuAD questions
+ * against off-topic claims by bench/fit-answerability.ts, which bench/train-responder.ts runs.
+ */
 export interface Answerability {
   weights: readonly number[];
   /** Holds the floor that turns away off-topic questions, so the score's sign decides. */
@@ -55,9 +59,5 @@ export function answerabilityFeatures(
 }
 
 export function answers(answerability: Answerability, features: readonly number[]): boolean {
-  let score = answerability.bias;
-  features.forEach((feature, index) => {
-    score += (answerability.weights[index] ?? 0) * feature;
-  });
-  return score >= 0;
+  return dot(answerability.weights, features) + answerability.bias >= 0;
 }

@@ -35,7 +35,7 @@ export interface SentenceModel extends SentenceScorer {
 
 /** How a reply is put together from the ranked sentences; fitted with the sentence model. */
 export interface Composition {
-  /** Whether the best sentence is about what was asked at all (fitted to turn away off-topic questions). */
+  /** Whether the passages answer what was asked at all (fitted to turn away off-topic questions). */
   answerability: Answerability;
   /**
    * Supporting sentences are added, best first, until the reply holds this much of the model's probability that
@@ -44,8 +44,13 @@ export interface Composition {
   confidence: number;
   /** ...while the reply stays this short... */
   longestReplyWords: number;
-  /** ...and has at most this many sentences. */
+  /** ...and has at most this many sentences... */
   mostSentences: number;
+  /**
+   * ...each scoring at least this: more than the best sentence of nearly every off-topic question, so an unsure
+   * answer brings along sentences about the question, not ones sharing a word with it from another source.
+   */
+  supportingScore: number;
 }
 
 export interface OfflineReply {
@@ -85,7 +90,7 @@ export function createOfflineResponder(): Responder {
 /**
  * The sentence that best answers the question, whole, then supporting sentences while the answer is uncertain,
  * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
- * question it follows. When no sentence is about the question, it says so and names the closest sources.
+ * question it follows. When the passages hold little of the question, it says so and names the closest sources.
  */
 export function composeReply(
   message: string,
@@ -99,8 +104,8 @@ export function composeReply(
 /** The passages' sentences ranked for a message, best first, and what tells whether they answer it at all. */
 export interface Ranking {
   findings: Finding[];
-  /** `ANSWERABILITY_FEATURES`, when there is a best sentence. */
-  answerability?: number[];
+  /** What tells whether the passages answer it (`ANSWERABILITY_FEATURES`), when there is a best sentence. */
+  features?: number[];
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -114,7 +119,7 @@ export function rankReply(
   const relevant = relevantPassages(passages);
   const findings = rankSentences(question, relevant, scorer);
   const best = findings[0];
-  return best ? { findings, answerability: answerabilityFeatures(question, relevant, best) } : { findings };
+  return best ? { findings, features: answerabilityFeatures(question, relevant, best) } : { findings };
 }
 
 /** The passages a reply may quote: the sentence model is trained on these too. */
@@ -125,11 +130,11 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, answerability }: Ranking,
+  { findings, features }: Ranking,
   composition: Composition,
 ): OfflineReply {
   const best = findings[0];
-  if (!best || best.coverage === 0 || !answerability || !answers(composition.answerability, answerability)) {
+  if (!best || best.coverage === 0 || !features || !answers(composition.answerability, features)) {
     return notFound(passages);
   }
   return cite(passages, [best, ...supportingFindings(findings, best, composition)]);
@@ -147,6 +152,7 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
   let budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
   for (const finding of findings.slice(1)) {
     if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
+    if (finding.score < composition.supportingScore) break;
     const length = wordCount(finding.candidate.sentence);
     if (
       finding.coverage === 0 ||

@@ -21,7 +21,7 @@ export function sentenceScore(scorer: SentenceScorer, features: readonly number[
   return score;
 }
 
-function dot(weights: readonly number[], features: readonly number[]): number {
+export function dot(weights: readonly number[], features: readonly number[]): number {
   let sum = 0;
   for (let index = 0; index < features.length; index++) sum += (weights[index] ?? 0) * features[index]!;
   return sum;

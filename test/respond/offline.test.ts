@@ -113,8 +113,14 @@ describe('offline responder', () => {
     const [first, second, third] = candidateSentences([passages[0]!]);
     // An answerability that takes every question: only the composition is under test.
     const answerability = { weights: [], bias: 0 };
-    const composition = { answerability, confidence: 0.9, longestReplyWords: 80, mostSentences: 3 };
-    const ranked = (findings: Finding[]) => ({ findings, answerability: [] });
+    const composition = {
+      answerability,
+      confidence: 0.9,
+      longestReplyWords: 80,
+      mostSentences: 3,
+      supportingScore: 0,
+    };
+    const ranked = (findings: Finding[]) => ({ findings, features: [] });
     const sure = [
       { candidate: first!, score: 9, coverage: 1 },
       { candidate: second!, score: 1, coverage: 0.5 },
@@ -129,6 +135,9 @@ describe('offline responder', () => {
     // A sentence holding none of the question does not support an unsure answer.
     const aside = unsure.map((finding, index) => (index === 2 ? { ...finding, coverage: 0 } : finding));
     expect(composeFindings(passages, ranked(aside), composition).text).not.toContain(third!.sentence);
+    // Nor does one scoring below the supporting floor, however unsure the answer.
+    const floored = { ...composition, supportingScore: 1.5 };
+    expect(composeFindings(passages, ranked(unsure), floored).text).toBe(`${first!.sentence} [1]`);
   });
 
   it('answers from a bullet whose slide title names what was asked about, quoted without its mark', () => {
@@ -168,6 +177,26 @@ describe('offline responder', () => {
     expect(composeReply('and how far away can its light be seen?', lighthouse, history).text).toContain(
       '35 miles',
     );
+  });
+
+  it('says it could not find what passages sharing only a word or two of the question do not hold', () => {
+    const lighthouse: ContextPassage = {
+      number: 1,
+      sourceName: 'lighthouse.md',
+      sourceId: 'src_l',
+      page: 1,
+      text:
+        'The Bell Rock Lighthouse stands off the coast of Angus, Scotland. It was built between 1807 and 1810 by Robert Stevenson. ' +
+        'Its construction was funded by the Northern Lighthouse Board.',
+      score: 0.8,
+    };
+    expect(composeReply('When was the Bell Rock Lighthouse built?', [lighthouse]).text).toContain('1807');
+    for (const question of [
+      'How many keepers lived at the lighthouse?',
+      'Robert Stevenson wrote Treasure Island.',
+    ]) {
+      expect(composeReply(question, [lighthouse]).text.startsWith(notFoundReply)).toBe(true);
+    }
   });
 
   it('says it could not find an answer the passages do not hold, naming the closest sources', async () => {
