@@ -255,8 +255,9 @@ describe('ckb watch', () => {
       stderr += chunk;
     });
     try {
-      await until(() => stderr.includes('watching'));
-      expect(stdout).toMatch(new RegExp(`added\\s+${top}/log.md`));
+      // stdout and stderr are separate pipes: what the first sync printed may arrive after "watching".
+      const added = new RegExp(`added\\s+${top}/log.md`);
+      await until(() => stderr.includes('watching') && added.test(stdout));
       expect(stderr).toContain('added 1, updated 0, unchanged 0, removed 0');
       const id = (await sources(app))[0].id;
       await writeFile(join(folder, 'log.md'), '# Log\n\nDay two: a gale from the west.\n');
