@@ -34,6 +34,17 @@ const passages: ContextPassage[] = [
   },
 ];
 
+const lighthouse: ContextPassage = {
+  number: 1,
+  sourceName: 'lighthouse.md',
+  sourceId: 'src_l',
+  page: 1,
+  text:
+    'The Bell Rock Lighthouse stands off the coast of Angus, Scotland. It was built between 1807 and 1810 by Robert Stevenson. ' +
+    'Its construction was funded by the Northern Lighthouse Board. Its light can be seen 35 miles away.',
+  score: 0.8,
+};
+
 function ask(question: string, given: ContextPassage[] = passages): ReplyRequest {
   return { model: 'lm-3.5-turbo', systemMessage: '', question, history: [], passages: given };
 }
@@ -155,41 +166,19 @@ describe('offline responder', () => {
   });
 
   it('answers a follow-up from the conversation it follows', () => {
-    const lighthouse: ContextPassage[] = [
-      {
-        number: 1,
-        sourceName: 'lighthouse.md',
-        sourceId: 'src_l',
-        page: 1,
-        text:
-          'The Bell Rock Lighthouse stands off the coast of Angus, Scotland. It was built between 1807 and 1810 by Robert Stevenson. ' +
-          'Its construction was funded by the Northern Lighthouse Board. Its light can be seen 35 miles away.',
-        score: 0.8,
-      },
-    ];
     const history = [
       { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
       { role: 'assistant' as const, content: 'The Bell Rock Lighthouse stands off the coast of Angus. [1]' },
     ];
-    expect(composeReply('And who funded it?', lighthouse, history).text).toContain(
+    expect(composeReply('And who funded it?', [lighthouse], history).text).toContain(
       'funded by the Northern Lighthouse Board',
     );
-    expect(composeReply('and how far away can its light be seen?', lighthouse, history).text).toContain(
+    expect(composeReply('and how far away can its light be seen?', [lighthouse], history).text).toContain(
       '35 miles',
     );
   });
 
   it('says it could not find what passages sharing only a word or two of the question do not hold', () => {
-    const lighthouse: ContextPassage = {
-      number: 1,
-      sourceName: 'lighthouse.md',
-      sourceId: 'src_l',
-      page: 1,
-      text:
-        'The Bell Rock Lighthouse stands off the coast of Angus, Scotland. It was built between 1807 and 1810 by Robert Stevenson. ' +
-        'Its construction was funded by the Northern Lighthouse Board.',
-      score: 0.8,
-    };
     expect(composeReply('When was the Bell Rock Lighthouse built?', [lighthouse]).text).toContain('1807');
     for (const question of [
       'How many keepers lived at the lighthouse?',
