@@ -6,7 +6,7 @@
  */
 import type { Answerability } from '../daemon/respond/answerability.ts';
 import { dot } from '../daemon/respond/sentence-model.ts';
-import { round, standardisation } from './support.ts';
+import { round, shareFloor, standardisation } from './support.ts';
 
 const STEPS = 3000;
 const LEARNING_RATE = 0.5;
@@ -46,8 +46,10 @@ export function fitAnswerability(
   // The same ranking of questions on the raw features, w·x / deviation: the constant the means add drops out, as
   // the floor below is taken on these scores. Weights are rounded first, so the floor holds for the committed ones.
   const raw = weights.map((weight, column) => round(weight / deviations[column]!, DIGITS));
-  const offTopicScores = offTopic.map((row) => dot(raw, row)).sort((left, right) => left - right);
-  const floor = offTopicScores[Math.ceil(offTopicTurnedAway * offTopicScores.length) - 1] ?? 0;
+  const floor = shareFloor(
+    offTopic.map((row) => dot(raw, row)),
+    offTopicTurnedAway,
+  );
   // Rounded down, so a question scoring just at the floor stays below 0.
   return { weights: raw, bias: Math.floor(-floor * 10 ** DIGITS - 1) / 10 ** DIGITS };
 }

@@ -84,6 +84,12 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
+/** The smallest of the values at or below which `share` of them fall: a floor turning away that share. */
+export function shareFloor(values: number[], share: number): number {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.ceil(share * sorted.length) - 1] ?? 0;
+}
+
 /**
  * Each column's mean and standard deviation, for fitting on standardised features: their spreads differ tenfold,
  * and one learning rate suits them all only once standardised. A column that hardly varies keeps a spread of 1.

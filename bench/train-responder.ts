@@ -36,7 +36,7 @@ import {
   type SquadQuestion,
   squadQuestions,
 } from './squad.ts';
-import { median, round } from './support.ts';
+import { median, round, shareFloor } from './support.ts';
 
 const PASSAGES = 6;
 /**
@@ -152,34 +152,42 @@ function rank(examples: Example[], scorer: SentenceScorer): Ranked[] {
   }));
 }
 
+/** An off-topic question and its sentences ranked once by the fitted sentence model. */
+interface RankedOffTopic {
+  passages: ContextPassage[];
+  ranking: Ranking;
+}
+
+function rankOffTopic(offTopic: OffTopic[], scorer: SentenceScorer): RankedOffTopic[] {
+  return offTopic.map(({ question, passages }) => ({
+    passages,
+    ranking: rankReply(question, passages, [], scorer),
+  }));
+}
+
 /** Share of off-topic questions answered "could not find". */
-function offTopicNotFound(offTopic: OffTopic[], scorer: SentenceScorer, composition: Composition): number {
-  const turnedAway = offTopic.filter(({ question, passages }) =>
-    composeFindings(passages, rankReply(question, passages, [], scorer), composition).text.startsWith(
-      notFoundReply,
-    ),
+function offTopicNotFound(offTopic: RankedOffTopic[], composition: Composition): number {
+  const turnedAway = offTopic.filter(({ passages, ranking }) =>
+    composeFindings(passages, ranking, composition).text.startsWith(notFoundReply),
   );
   return round(turnedAway.length / offTopic.length, 3);
 }
 
-function chooseComposition(training: Ranked[], offTopic: OffTopic[], scorer: SentenceScorer): Composition {
+function chooseComposition(training: Ranked[], offTopic: RankedOffTopic[]): Composition {
   // Off-topic questions without a best sentence are turned away whatever the score, so they teach it nothing.
   const features = (rankings: Ranking[]) =>
     rankings.flatMap((ranking) => (ranking.features ? [ranking.features] : []));
-  const offTopicRankings = offTopic.map(({ question, passages }) =>
-    rankReply(question, passages, [], scorer),
-  );
   const answerability = fitAnswerability(
     features(training.map(({ ranking }) => ranking)),
-    features(offTopicRankings),
+    features(offTopic.map(({ ranking }) => ranking)),
     OFF_TOPIC_NOT_FOUND,
   );
   // The same share of off-topic questions' best sentences score below a supporting sentence.
-  const offTopicBest = offTopicRankings
-    .map(({ findings }) => findings[0]?.score ?? Number.NEGATIVE_INFINITY)
-    .sort((left, right) => left - right);
   const supportingScore = round(
-    offTopicBest[Math.ceil(OFF_TOPIC_NOT_FOUND * offTopicBest.length) - 1] ?? 0,
+    shareFloor(
+      offTopic.map(({ ranking }) => ranking.findings[0]?.score ?? Number.NEGATIVE_INFINITY),
+      OFF_TOPIC_NOT_FOUND,
+    ),
     2,
   );
   let best: { composition: Composition; contained: number } | undefined;
@@ -236,7 +244,8 @@ if (import.meta.main) {
   const heldOut = examples.filter((example) => example.heldOut);
   const scorer = fitSentenceScorer(training, SENTENCE_FEATURES.length);
   const rankedTraining = rank(training, scorer);
-  const composition = chooseComposition(rankedTraining, offTopic.training, scorer);
+  const offTopicTraining = rankOffTopic(offTopic.training, scorer);
+  const composition = chooseComposition(rankedTraining, offTopicTraining);
   const measured = {
     sentenceAccuracy: {
       training: sentenceAccuracy(training, scorer),
@@ -247,8 +256,8 @@ if (import.meta.main) {
       heldOut: replyFigures(rank(heldOut, scorer), composition),
     },
     offTopicNotFound: {
-      training: offTopicNotFound(offTopic.training, scorer, composition),
-      heldOut: offTopicNotFound(offTopic.heldOut, scorer, composition),
+      training: offTopicNotFound(offTopicTraining, composition),
+      heldOut: offTopicNotFound(rankOffTopic(offTopic.heldOut, scorer), composition),
     },
   };
   const report = {

@@ -142,7 +142,8 @@ export function composeFindings(
 
 /**
  * The next likeliest sentences, until the reply is likely enough to hold the answer: each holds some of the
- * question, fits the reply's length and says something else. Scores are logits of one softmax over the candidates, as the model was trained.
+ * question, fits the reply's length and says something else. Scores are logits of one softmax over the
+ * candidates, as the model was trained.
  */
 function supportingFindings(findings: Finding[], best: Finding, composition: Composition): Finding[] {
   const normaliser = findings.reduce((sum, finding) => sum + Math.exp(finding.score - best.score), 0);
