@@ -80,13 +80,13 @@ function addGradient(
   share: number,
 ): void {
   const passes = question.features.map((row) => forward(parts, parameters, row));
-  const top = Math.max(...passes.map((pass) => pass.score));
-  const exponentials = passes.map((pass) => Math.exp(pass.score - top));
-  const all = exponentials.reduce((sum, value) => sum + value, 0);
-  const gold = exponentials.reduce((sum, value, index) => sum + (question.labels[index] ? value : 0), 0);
+  const scores = passes.map((pass) => pass.score);
+  const all = softmax(scores);
+  // The gold sentences' own softmax, shifted by their own top: shifted by the top of all, their exponentials may
+  // all underflow to zero when they score far below the best.
+  const gold = softmax(scores.map((score, index) => (question.labels[index] ? score : Number.NEGATIVE_INFINITY)));
   question.features.forEach((row, candidate) => {
-    const exponential = exponentials[candidate]!;
-    const delta = share * (exponential / all - (question.labels[candidate] ? exponential / gold : 0));
+    const delta = share * (all[candidate]! - gold[candidate]!);
     const activations = passes[candidate]!.activations;
     for (let input = 0; input < parts.inputs; input++) gradient[parts.linear + input]! += delta * row[input]!;
     for (let unit = 0; unit < HIDDEN_UNITS; unit++) {
@@ -99,6 +99,13 @@ function addGradient(
         gradient[rowStart + input]! += unitDelta * row[input]!;
     }
   });
+}
+
+function softmax(scores: number[]): number[] {
+  const top = Math.max(...scores);
+  const exponentials = scores.map((score) => Math.exp(score - top));
+  const sum = exponentials.reduce((total, value) => total + value, 0);
+  return exponentials.map((value) => value / sum);
 }
 
 function forward(
