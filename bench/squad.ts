@@ -99,8 +99,17 @@ export async function buildSquadIndex(): Promise<SquadIndex> {
 
 /** The README's lenient measure: the normalised gold answer occurs in the normalised text. */
 export function containsAnswer(text: string, answer: string): boolean {
-  const gold = normaliseAnswer(answer);
-  return gold.length > 0 && ` ${normaliseAnswer(text)} `.includes(` ${gold} `);
+  const gold = normaliseAnswer(separateWidePunctuation(answer));
+  return gold.length > 0 && ` ${normaliseAnswer(separateWidePunctuation(text))} `.includes(` ${gold} `);
+}
+
+/**
+ * The official normalisation drops only ASCII punctuation: it compares answer spans, in which a dash or a curly
+ * quote seldom sits. Looking for a span in a reply, "Zhu Shijie (1249–1314)" holds "1249" and "Dyrrachium—one of
+ * the most important naval bases" holds "Dyrrachium", so punctuation outside ASCII parts words here.
+ */
+function separateWidePunctuation(text: string): string {
+  return text.replace(/(?![\0-\x7f])[\p{P}\p{S}]/gu, ' ');
 }
 
 /** The official SQuAD v1.1 normalisation: lower case, no punctuation, no articles, single spaces. */
