@@ -15,6 +15,13 @@ describe('answer kind', () => {
     expect(answerKind('What is the AFC short for?')).toBe('other');
   });
 
+  it('reads "how far back" as asking for a date, not a distance; "how long ago" asks for a span of years', () => {
+    expect(answerKind('And how far back do its records go?')).toBe('date');
+    expect(answerKind('How long ago did oxygen reach 10% of its present level?')).toBe('number');
+    expect(answerKind('How far is the reef from the coast?')).toBe('number');
+    expect(answerKind('How long is the bridge?')).toBe('number');
+  });
+
   it('finds a name only where the question does not already hold it', () => {
     const asked = known('Who led the Normans?');
     expect(answerOfKind('The Normans were led by Rollo.', 'person', asked)).toBe('Rollo');
