@@ -84,7 +84,9 @@ function addGradient(
   const all = softmax(scores);
   // The gold sentences' own softmax, shifted by their own top: shifted by the top of all, their exponentials may
   // all underflow to zero when they score far below the best.
-  const gold = softmax(scores.map((score, index) => (question.labels[index] ? score : Number.NEGATIVE_INFINITY)));
+  const gold = softmax(
+    scores.map((score, index) => (question.labels[index] ? score : Number.NEGATIVE_INFINITY)),
+  );
   question.features.forEach((row, candidate) => {
     const delta = share * (all[candidate]! - gold[candidate]!);
     const activations = passes[candidate]!.activations;

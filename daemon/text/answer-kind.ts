@@ -9,7 +9,10 @@ export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 
 /** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
 const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ['frequency', /\bhow (?:often|frequently)\b|\b(?:what|which|at what) (?:frequency|interval)\b/],
-  ['date', /\b(?:when|how far back|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/],
+  [
+    'date',
+    /\b(?:when|how far back|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/,
+  ],
   [
     'number',
     /\bhow (?:many|much|long|old|far|large|big|tall|high|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
