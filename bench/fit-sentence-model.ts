@@ -4,6 +4,7 @@
  * on full batches. Hidden units start from a fixed pseudo-random draw, so a fit is reproducible.
  */
 import type { SentenceScorer } from '../daemon/respond/sentence-model.ts';
+import { softmax, softmaxAmong } from './support.ts';
 
 export interface LabelledQuestion {
   /** One feature row per candidate sentence. */
@@ -82,11 +83,7 @@ function addGradient(
   const passes = question.features.map((row) => forward(parts, parameters, row));
   const scores = passes.map((pass) => pass.score);
   const all = softmax(scores);
-  // The gold sentences' own softmax, shifted by their own top: shifted by the top of all, their exponentials may
-  // all underflow to zero when they score far below the best.
-  const gold = softmax(
-    scores.map((score, index) => (question.labels[index] ? score : Number.NEGATIVE_INFINITY)),
-  );
+  const gold = softmaxAmong(scores, question.labels);
   question.features.forEach((row, candidate) => {
     const delta = share * (all[candidate]! - gold[candidate]!);
     const activations = passes[candidate]!.activations;
@@ -101,13 +98,6 @@ function addGradient(
         gradient[rowStart + input]! += unitDelta * row[input]!;
     }
   });
-}
-
-function softmax(scores: number[]): number[] {
-  const top = Math.max(...scores);
-  const exponentials = scores.map((score) => Math.exp(score - top));
-  const sum = exponentials.reduce((total, value) => total + value, 0);
-  return exponentials.map((value) => value / sum);
 }
 
 function forward(

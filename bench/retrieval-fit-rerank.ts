@@ -23,7 +23,7 @@ import { type RerankSignals, rerankSignals } from '../daemon/retrieve/rerank-sig
 import type { ChunkHit } from '../daemon/store/chunk-index.ts';
 import { buildIndex, CANDIDATES, corpusDirectory, isHeldOut, scoreWhere, toRanked } from './retrieval.ts';
 import { isHit, loadQaSet, type QaSet, type Question } from './retrieval-data.ts';
-import { standardisation } from './support.ts';
+import { softmax, softmaxAmong, standardisation } from './support.ts';
 
 const RERANK_DEPTH = 50;
 const STEPS = 600;
@@ -79,12 +79,10 @@ function lossGradient(examples: Example[], weights: number[]): number[] {
   const gradient = weights.map(() => 0);
   for (const { features, relevant } of examples) {
     const scores = features.map((row) => row.reduce((sum, value, index) => sum + value * weights[index]!, 0));
-    const top = Math.max(...scores);
-    const exponents = scores.map((score) => Math.exp(score - top));
-    const all = exponents.reduce((sum, value) => sum + value, 0);
-    const wanted = exponents.reduce((sum, value, index) => sum + (relevant[index] ? value : 0), 0);
+    const all = softmax(scores);
+    const wanted = softmaxAmong(scores, relevant);
     features.forEach((row, position) => {
-      const slope = exponents[position]! / all - (relevant[position] ? exponents[position]! / wanted : 0);
+      const slope = all[position]! - wanted[position]!;
       row.forEach((value, index) => {
         gradient[index]! += slope * value;
       });

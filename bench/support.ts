@@ -84,6 +84,23 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
+/** Each score's probability under a softmax, shifted by the top score so no exponential overflows. */
+export function softmax(scores: number[]): number[] {
+  const top = Math.max(...scores);
+  const exponentials = scores.map((score) => Math.exp(score - top));
+  const sum = exponentials.reduce((total, value) => total + value, 0);
+  return exponentials.map((value) => value / sum);
+}
+
+/**
+ * The softmax over the chosen scores alone, 0 for the rest: the wanted candidates' share of the loss gradient.
+ * Shifted by their own top, not by the top of all, whose shift underflows every exponential to zero when the
+ * chosen ones score some 745 below the best, and 0/0 turns the gradient NaN.
+ */
+export function softmaxAmong(scores: number[], chosen: readonly boolean[]): number[] {
+  return softmax(scores.map((score, index) => (chosen[index] ? score : Number.NEGATIVE_INFINITY)));
+}
+
 /** The smallest of the values at or below which `share` of them fall: a floor turning away that share. */
 export function shareFloor(values: number[], share: number): number {
   const sorted = values.toSorted((a, b) => a - b);
