@@ -140,20 +140,34 @@ export async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** How long a process must stay idle (under 2% of a core) to count as done, and how long to wait for that. */
+export interface IdleWait {
+  quietSeconds?: number;
+  limitSeconds?: number;
+}
+
 /**
- * Waits until a process has gone idle (under 2% of a core for two seconds, longer than the daemon waits before
- * refreshing its indexes after a burst). Returns how long it stayed busy, about to the quarter second: what it
- * still did after answering, which would otherwise land in the next run.
+ * Waits until a process has gone idle: by default under 2% of a core for two seconds, longer than the daemon waits
+ * before refreshing its indexes after a burst. Returns how long it stayed busy, about to the quarter second: what
+ * it still did after answering, which would otherwise land in the next run.
  */
-export async function waitIdle(pid: number, limitSeconds = 60): Promise<number> {
+export async function waitIdle(
+  pid: number,
+  { quietSeconds = 2, limitSeconds = 60 }: IdleWait = {},
+): Promise<number> {
   const started = performance.now();
+  const quietSamples = quietSeconds * 4;
   const samples = [await cpuSeconds(pid)];
   while (performance.now() - started < limitSeconds * 1000) {
     await new Promise((done) => setTimeout(done, 250));
     samples.push(await cpuSeconds(pid));
-    if (samples.length > 8 && samples.at(-1)! - samples.at(-9)! <= 0.04) break;
+    if (
+      samples.length > quietSamples &&
+      samples.at(-1)! - samples.at(-1 - quietSamples)! <= 0.02 * quietSeconds
+    )
+      break;
   }
-  return round(Math.max(0, (performance.now() - started) / 1000 - 2));
+  return round(Math.max(0, (performance.now() - started) / 1000 - quietSeconds));
 }
 
 /** Chunks for a benchmark's own index: one application, each source at generation 1, as ingestion writes them. */
