@@ -1,8 +1,10 @@
+import { dateExtentAsked } from '../text/answer-kind.ts';
+import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers } from './answerability.ts';
-import type { Candidate } from './candidates.ts';
+import { type Candidate, candidateSentences } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
@@ -106,6 +108,11 @@ export interface Ranking {
   findings: Finding[];
   /** What tells whether the passages answer it (`ANSWERABILITY_FEATURES`), when there is a best sentence. */
   features?: number[];
+  /**
+   * The answer read off the question's form rather than scored: for "how far back does it go?", the sentence of
+   * the first source naming its oldest date.
+   */
+  settled?: Candidate;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -119,7 +126,22 @@ export function rankReply(
   const relevant = relevantPassages(passages);
   const findings = rankSentences(question, relevant, scorer);
   const best = findings[0];
-  return best ? { findings, features: answerabilityFeatures(question, relevant, best) } : { findings };
+  if (!best) return { findings };
+  const ranking = { findings, features: answerabilityFeatures(question, relevant, best) };
+  const settled = furthestDatedSentence(message, relevant);
+  return settled ? { ...ranking, settled } : ranking;
+}
+
+/**
+ * For a question about where a source's dates begin or end, the sentence or line of the first source naming its
+ * oldest (or newest) date: any, a dated heading too, whatever words of the question it holds.
+ */
+function furthestDatedSentence(message: string, relevant: ContextPassage[]): Candidate | undefined {
+  const extent = dateExtentAsked(message);
+  const first = relevant[0];
+  if (!extent || !first) return undefined;
+  const ofFirstSource = relevant.filter((passage) => passage.sourceId === first.sourceId);
+  return furthestDated(candidateSentences(ofFirstSource), (candidate) => candidate.sentence, extent);
 }
 
 /** The passages a reply may quote: the sentence model is trained on these too. */
@@ -130,14 +152,18 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features }: Ranking,
+  { findings, features, settled }: Ranking,
   composition: Composition,
 ): OfflineReply {
   const best = findings[0];
-  if (!best || best.coverage === 0 || !features || !answers(composition.answerability, features)) {
-    return notFound(passages);
-  }
-  return cite(passages, [best, ...supportingFindings(findings, best, composition)]);
+  if (!best || best.coverage === 0) return notFound(passages);
+  // The question's form found it; the answerability score is fitted to sentences that match a question's words.
+  if (settled) return cite(passages, [settled]);
+  if (!features || !answers(composition.answerability, features)) return notFound(passages);
+  return cite(
+    passages,
+    [best, ...supportingFindings(findings, best, composition)].map((finding) => finding.candidate),
+  );
 }
 
 /**
@@ -180,29 +206,27 @@ function repeats(candidate: Candidate, other: Candidate): boolean {
 }
 
 /** Sentences of one source in their own order, followed once by its number in the reply's sources. */
-function cite(passages: ContextPassage[], chosen: Finding[]): OfflineReply {
+function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
   const cited = citedSources(
     passages,
-    chosen.map((finding) => finding.candidate.passage.number),
+    chosen.map((candidate) => candidate.passage.number),
   );
   const usedPassages = cited.map((passage) => passage.number);
   const numbers = citationNumbers(
     passages,
-    chosen.map((finding) => finding.candidate.passage.number),
+    chosen.map((candidate) => candidate.passage.number),
   );
-  const groups = new Map<number, Finding[]>();
-  for (const finding of chosen) {
-    const number = numbers.get(finding.candidate.passage.number)!;
-    groups.set(number, [...(groups.get(number) ?? []), finding]);
+  const groups = new Map<number, Candidate[]>();
+  for (const candidate of chosen) {
+    const number = numbers.get(candidate.passage.number)!;
+    groups.set(number, [...(groups.get(number) ?? []), candidate]);
   }
   const text = [...groups.entries()]
     .map(([number, group]) => {
       const ordered = group.sort(
-        (left, right) =>
-          left.candidate.passage.number - right.candidate.passage.number ||
-          left.candidate.position - right.candidate.position,
+        (left, right) => left.passage.number - right.passage.number || left.position - right.position,
       );
-      return `${ordered.map((finding) => quoted(finding.candidate)).join(' ')} [${number}]`;
+      return `${ordered.map(quoted).join(' ')} [${number}]`;
     })
     .join(' ');
   return { text, usedPassages };

@@ -1,6 +1,8 @@
 import type { ContextPassage } from '../respond/types.ts';
-import type { Retriever } from '../retrieve/index.ts';
+import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
+import { dateExtentAsked } from '../text/answer-kind.ts';
+import { furthestDated } from '../text/dates.ts';
 import { searchApplication } from './search.ts';
 
 /** How many passages a reply gives the model as context. */
@@ -12,5 +14,32 @@ export async function retrieveContext(
   input: { applicationId: string; query: string; context: string | undefined; signal: AbortSignal },
 ): Promise<ContextPassage[]> {
   const passages = await searchApplication(deps, { ...input, limit: CONTEXT_PASSAGES });
-  return passages.map((passage, index) => ({ ...passage, number: index + 1 }));
+  const furthest = await furthestDatedChunk(deps.store, input.query, passages);
+  return [...passages, ...(furthest ? [furthest] : [])].map((passage, index) => ({
+    ...passage,
+    number: index + 1,
+  }));
+}
+
+/**
+ * For a question about where a document's dates begin or end ("how far back do its records go?"), the chunk of
+ * the first source naming its oldest (or newest) date, when the search did not find it: no words of the question
+ * lead to it (a change log's first release is at the end of 155 KB). It counts as relevant as the source.
+ */
+async function furthestDatedChunk(
+  store: Store,
+  query: string,
+  passages: Passage[],
+): Promise<Passage | undefined> {
+  const extent = dateExtentAsked(query);
+  const first = passages[0];
+  if (!extent || !first) return undefined;
+  const chunks = await store.chunks.list(first.sourceId, first.generation);
+  const chunk = furthestDated(chunks, (stored) => stored.text, extent);
+  const found = (passage: Passage) =>
+    passage.sourceId === first.sourceId && passage.chunkIndex === chunk?.index;
+  if (!chunk || passages.some(found)) return undefined;
+  const { index, ...stored } = chunk;
+  const { sourceId, sourceName, generation, score } = first;
+  return { sourceId, sourceName, generation, score, chunkIndex: index, ...stored };
 }

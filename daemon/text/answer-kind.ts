@@ -39,6 +39,22 @@ export function answerKind(question: string): AnswerKind {
   return first?.kind ?? 'other';
 }
 
+/** Which end of a document's dates a question asks for: where its records begin, or their newest. */
+export type DateExtent = 'earliest' | 'latest';
+
+/**
+ * "How far back do its records go?", "how recent is it?": a question about how far a document's dates reach, which
+ * its oldest (or newest) date answers, and no sentence matches by its words. "When was the earliest ...", "the most
+ * recent ...", "since when" are not read so: in SQuAD they ask about one event of the text (8 questions, 5 answered
+ * by their sentence and 1 by the document's oldest date).
+ */
+export function dateExtentAsked(question: string): DateExtent | undefined {
+  const text = question.toLowerCase();
+  if (/\bhow far back\b/.test(text)) return 'earliest';
+  if (/\bhow (?:recent|up to date)\b/.test(text)) return 'latest';
+  return undefined;
+}
+
 const month =
   '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\\.|Feb\\.|Aug\\.|Sept?\\.|Oct\\.|Nov\\.|Dec\\.)';
 const datePatterns = [

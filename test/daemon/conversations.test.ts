@@ -220,6 +220,59 @@ describe('conversations, offline responder', () => {
   });
 });
 
+describe('conversations, a question about how far a source goes back', () => {
+  /**
+   * A change log, newest release first, far longer than the passages a reply is given. Its recent releases speak
+   * of the parser's records, so a search for them fills every passage; its first thirty do not.
+   */
+  function changeLog(releases: number): string {
+    const entries: string[] = ['Parser change log: every release of the parser and what it changed.'];
+    for (let release = releases; release >= 1; release--) {
+      const year = 2008 + Math.floor(release / 4);
+      const date = release === 1 ? '12/27/2007' : `${(release % 12) + 1}/${(release % 27) + 1}/${year}`;
+      entries.push(`Release 0.${release} - ${date}`);
+      for (let change = 1; change <= 6; change++)
+        entries.push(
+          release > 30
+            ? `* The parser records format ${change} in its change log entry ${release * 10 + change}.`
+            : `* Fixed ISSUE-${release * 10 + change}: reading of format ${change} handles encoding ${release}.`,
+        );
+    }
+    return entries.join('\n\n');
+  }
+
+  test('a follow-up asking how far back the change log goes is answered with its oldest release', async () => {
+    const application = (await daemon.call('POST', '/applications', { name: 'change log' })).body.id;
+    const { body: source } = await daemon.call('POST', '/sources', {
+      application_id: application,
+      name: 'CHANGES.txt',
+      type: 'text',
+      content: changeLog(150),
+    });
+    await waitForSource(daemon, source.id);
+    const first = (
+      await daemon.call('POST', '/conversations', {
+        application_id: application,
+        message: 'What does the parser change log record?',
+      })
+    ).body;
+    const followUp = await daemon.call('POST', '/conversations', {
+      conversation_id: first.conversation_id,
+      message: 'And how far back do its records go?',
+    });
+    expect(followUp.status).toBe(200);
+    expect(followUp.body.message).toBe('Release 0.1 - 12/27/2007. [1]');
+    expect(followUp.body.sources).toHaveLength(1);
+    expect(followUp.body.sources[0]).toMatchObject({ source: 'CHANGES.txt' });
+    // Without the question's form, the search alone does not reach the oldest release.
+    const search = await daemon.call('POST', `/applications/${application}/search`, {
+      query: 'And how far back do its records go? parser change log record',
+      limit: 6,
+    });
+    expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain('12/27/2007');
+  });
+});
+
 describe('conversations, OpenAI-compatible provider', () => {
   test('the prompt carries the system message, numbered passages and the question; usage is the provider’s', async () => {
     vendor.script(() => ({

@@ -178,6 +178,35 @@ describe('offline responder', () => {
     );
   });
 
+  it('answers how far back a source goes with its oldest date, from the first source only', () => {
+    const changes = (number: number, text: string): ContextPassage => ({
+      number,
+      sourceName: 'CHANGES.txt',
+      sourceId: 'src_changes',
+      page: 1,
+      text,
+      score: 0.8,
+    });
+    const passages = [
+      changes(1, 'Release 4.0.0 - 8/18/2026\n\nThe change log records every release of the parser.'),
+      changes(2, 'Release 1.0 - 11/05/2011\n\nFirst release out of incubation.'),
+      {
+        ...changes(3, 'The archive keeps letters written since 1850 by the keepers.'),
+        sourceId: 'src_other',
+        sourceName: 'archive.md',
+      },
+    ];
+    const history = [
+      { role: 'user' as const, content: 'What does the change log record?' },
+      { role: 'assistant' as const, content: 'The change log records every release of the parser. [1]' },
+    ];
+    const reply = composeReply('And how far back do its records go?', passages, history).text;
+    expect(reply).toBe('Release 1.0 - 11/05/2011. [1]');
+    expect(composeReply('How recent is the change log?', passages).text).toBe(
+      'Release 4.0.0 - 8/18/2026. [1]',
+    );
+  });
+
   it('says it could not find what passages sharing only a word or two of the question do not hold', () => {
     expect(composeReply('When was the Bell Rock Lighthouse built?', [lighthouse]).text).toContain('1807');
     for (const question of [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind, answerOfKind, questionNames } from '../../daemon/text/answer-kind.ts';
+import { answerKind, answerOfKind, dateExtentAsked, questionNames } from '../../daemon/text/answer-kind.ts';
 import { term, words } from '../../daemon/text/words.ts';
 
 const known = (question: string) => new Set(words(question).map(term));
@@ -20,6 +20,16 @@ describe('answer kind', () => {
     expect(answerKind('How long ago did oxygen reach 10% of its present level?')).toBe('number');
     expect(answerKind('How far is the reef from the coast?')).toBe('number');
     expect(answerKind('How long is the bridge?')).toBe('number');
+  });
+
+  it("tells a question about how far a document's dates reach from one about an event", () => {
+    expect(dateExtentAsked('And how far back do its records go?')).toBe('earliest');
+    expect(dateExtentAsked('How recent is the change log?')).toBe('latest');
+    expect(
+      dateExtentAsked('In what year is the oldest pharmacy said to have been established?'),
+    ).toBeUndefined();
+    expect(dateExtentAsked('When was the most recent Super Bowl hosted in Miami?')).toBeUndefined();
+    expect(dateExtentAsked('How far is the reef from the coast?')).toBeUndefined();
   });
 
   it('finds a name only where the question does not already hold it', () => {
