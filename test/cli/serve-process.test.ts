@@ -36,8 +36,14 @@ async function gone(pid: number, withinMs: number): Promise<boolean> {
 }
 
 describe.runIf(process.platform === 'linux')('ckb serve, relaunched with the daemon’s environment', () => {
-  it('runs the daemon with two malloc arenas, and the daemon dies with the command even by SIGKILL', async () => {
-    const { MALLOC_ARENA_MAX: _arenas, CKB_DATABASE_URL: _database, ...env } = process.env;
+  it('runs the daemon with its malloc settings, and the daemon dies with the command even by SIGKILL', async () => {
+    const {
+      MALLOC_ARENA_MAX: _arenas,
+      MALLOC_MMAP_THRESHOLD_: _mapped,
+      MALLOC_TRIM_THRESHOLD_: _trimmed,
+      CKB_DATABASE_URL: _database,
+      ...env
+    } = process.env;
     const command = spawn(process.execPath, [cliEntry, 'serve', '--port', '0'], {
       env: { ...env, CKB_HOME: home, CKB_NO_AUTOSTART: '1' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -49,7 +55,13 @@ describe.runIf(process.platform === 'linux')('ckb serve, relaunched with the dae
       ({ pid } = JSON.parse(await readFile(join(home, 'daemon.json'), 'utf8')) as { pid: number });
       expect(pid).not.toBe(command.pid);
       const environment = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
-      expect(environment).toContain('MALLOC_ARENA_MAX=2');
+      expect(environment).toEqual(
+        expect.arrayContaining([
+          'MALLOC_ARENA_MAX=2',
+          'MALLOC_MMAP_THRESHOLD_=131072',
+          'MALLOC_TRIM_THRESHOLD_=131072',
+        ]),
+      );
 
       command.kill('SIGKILL');
       expect(await gone(pid, 5_000)).toBe(true);

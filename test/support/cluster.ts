@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { daemonEnvironment } from '../../src/cli/daemon-environment.ts';
 
 /** The CLI's source, which Node runs as it is: the processes are the real commands, with no build needed. */
 const cliEntry = resolve(import.meta.dirname, '../../src/cli/main.ts');
@@ -65,15 +66,14 @@ export async function startCkbProcess(
   if (options.port !== undefined) args.splice(args.indexOf('0'), 1, String(options.port));
   const child = spawn(process.execPath, [options.entry ?? cliEntry, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
+    // Set already, so the command does not relaunch itself to set it: the process signalled is the daemon.
+    env: daemonEnvironment({
       ...inherited,
       CKB_HOME: home,
       CKB_DATABASE_URL: shared.databaseUrl,
       CKB_LANCEDB_URI: join(shared.directory, 'db'),
       CKB_NO_AUTOSTART: '1',
-      // Set already, so the command does not relaunch itself to set it: the process signalled is the daemon.
-      MALLOC_ARENA_MAX: '2',
-    },
+    }),
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => {
