@@ -6,10 +6,10 @@ import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers } from './answerability.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
-import { isStopWord } from './content-words.ts';
+import { contentStems, isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
-import { readQuestion } from './question.ts';
+import { type Question, readQuestion } from './question.ts';
 import type { SentenceScorer } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
@@ -29,6 +29,16 @@ const MINIMUM_PASSAGE_SCORE = 0.02;
 /** How many of the closest sources a reply that found nothing names. */
 const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
+/** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
+const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
+/**
+ * The share of the topic's terms (a follow-up's earlier ones at half weight) the first source's passages must hold
+ * for its dates to answer. It is low, as a change log does not say what it records: after "What does Tika's change
+ * log record?", Tika's change log holds 0.2 of "and how far back do its records go?" (only "Tika"). It turns away
+ * a question sharing nothing with the source ("how far back does the ocean temperature series go?"), not one
+ * sharing a word in three.
+ */
+const DATE_EXTENT_TOPIC_HELD = 0.15;
 
 /** The sentence model and how a reply is put together from its ranking. */
 export interface SentenceModel extends SentenceScorer {
@@ -109,10 +119,10 @@ export interface Ranking {
   /** What tells whether the passages answer it (`ANSWERABILITY_FEATURES`), when there is a best sentence. */
   features?: number[];
   /**
-   * The answer read off the question's form rather than scored: for "how far back does it go?", the sentence of
-   * the first source naming its oldest date.
+   * For a question about how far a source's dates reach ("how far back does it go?"), the sentence of the first
+   * source naming its oldest (or newest) date: the answer read off the question's form rather than scored.
    */
-  settled?: Candidate;
+  dateExtentAnswer?: Candidate;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -128,20 +138,34 @@ export function rankReply(
   const best = findings[0];
   if (!best) return { findings };
   const ranking = { findings, features: answerabilityFeatures(question, relevant, best) };
-  const settled = furthestDatedSentence(message, relevant);
-  return settled ? { ...ranking, settled } : ranking;
+  const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
+  return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
 }
 
 /**
  * For a question about where a source's dates begin or end, the sentence or line of the first source naming its
- * oldest (or newest) date: any, a dated heading too, whatever words of the question it holds.
+ * oldest (or newest) date: any, a dated heading too, whatever words of the question it holds, once the source holds
+ * the question's topic.
  */
-function furthestDatedSentence(message: string, relevant: ContextPassage[]): Candidate | undefined {
+function furthestDatedSentence(
+  question: Question,
+  message: string,
+  relevant: ContextPassage[],
+): Candidate | undefined {
   const extent = dateExtentAsked(message);
   const first = relevant[0];
   if (!extent || !first) return undefined;
   const ofFirstSource = relevant.filter((passage) => passage.sourceId === first.sourceId);
-  return furthestDated(candidateSentences(ofFirstSource), (candidate) => candidate.sentence, extent);
+  const held = new Set(ofFirstSource.flatMap((passage) => contentStems(passage.text)));
+  let topic = 0;
+  let topicHeld = 0;
+  for (const [term, weight] of question.terms) {
+    if (DATE_EXTENT_TERMS.has(term)) continue;
+    topic += weight;
+    if (held.has(term)) topicHeld += weight;
+  }
+  if (topic === 0 || topicHeld / topic < DATE_EXTENT_TOPIC_HELD) return undefined;
+  return furthestDated(candidateSentences(ofFirstSource), (candidate) => candidate.sentence, extent)?.item;
 }
 
 /** The passages a reply may quote: the sentence model is trained on these too. */
@@ -152,13 +176,14 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, settled }: Ranking,
+  { findings, features, dateExtentAnswer }: Ranking,
   composition: Composition,
 ): OfflineReply {
   const best = findings[0];
   if (!best || best.coverage === 0) return notFound(passages);
-  // The question's form found it; the answerability score is fitted to sentences that match a question's words.
-  if (settled) return cite(passages, [settled]);
+  // The answerability score is fitted to sentences that match a question's words, which the oldest date's line
+  // does not: whether its source holds the question's topic decided (furthestDatedSentence).
+  if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages);
   return cite(
     passages,

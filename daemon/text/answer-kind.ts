@@ -2,6 +2,7 @@
  * The kind of thing a question asks for (a date, a number, how often, a name, a reason), and finding something of
  * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
  */
+import type { DateExtent } from './dates.ts';
 import { isStopWord, term, words } from './words.ts';
 
 export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
@@ -39,18 +40,15 @@ export function answerKind(question: string): AnswerKind {
   return first?.kind ?? 'other';
 }
 
-/** Which end of a document's dates a question asks for: where its records begin, or their newest. */
-export type DateExtent = 'earliest' | 'latest';
-
 /**
  * "How far back do its records go?", "how recent is it?": a question about how far a document's dates reach, which
  * its oldest (or newest) date answers, and no sentence matches by its words. "When was the earliest ...", "the most
  * recent ...", "since when" are not read so: in SQuAD they ask about one event of the text (8 questions, 5 answered
- * by their sentence and 1 by the document's oldest date).
+ * by their sentence and 1 by the document's oldest date). Nor is "how far back from the shore", a distance.
  */
 export function dateExtentAsked(question: string): DateExtent | undefined {
   const text = question.toLowerCase();
-  if (/\bhow far back\b/.test(text)) return 'earliest';
+  if (/\bhow far back\b(?! (?:from|behind)\b)/.test(text)) return 'earliest';
   if (/\bhow (?:recent|up to date)\b/.test(text)) return 'latest';
   return undefined;
 }

@@ -1,50 +1,62 @@
-import type { DateExtent } from './answer-kind.ts';
-
 /**
  * The calendar dates a text names, as numbers that sort as the dates do (year × 10,000 + month × 100 + day; a
  * month or day left unsaid counts as 0), so the earliest and latest a document mentions can be told apart.
+ * answer-kind.ts has its own patterns for a date as an answer, fitted with the sentence model: they find one,
+ * these read its value.
  */
 
+/** Which end of a document's dates a question asks for: where its records begin, or their newest. */
+export type DateExtent = 'earliest' | 'latest';
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
-const MONTH =
+const MONTH_NAME =
   '(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?';
 /** Years a document plausibly dates itself by; a bare number outside them is a count, a code or an id. */
 const YEAR = '(1[5-9]\\d\\d|20\\d\\d)';
 /** Not part of a longer token: "TIKA-1139", "4.0.2010" and "1999/x" are not years. */
 const ALONE_BEFORE = '(?<![\\w.\\-/])';
 const ALONE_AFTER = '(?![\\w\\-/]|\\.\\d)';
+const DASH = '[-–]';
 
-const month = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase() as never) + 1;
-const value = (year: string, monthNumber: number, day: number): number =>
-  Number(year) * 10_000 + monthNumber * 100 + day;
-const valid = (monthNumber: number, day: number): boolean =>
-  monthNumber >= 1 && monthNumber <= 12 && day >= 0 && day <= 31;
+const monthNumber = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase() as never) + 1;
+
+/** The date's sortable number, or none when its month or day cannot be one. */
+function dateNumber(year: string, month: number, day: number): number | undefined {
+  const valid = month >= 0 && month <= 12 && day >= 0 && day <= 31 && (day === 0 || month > 0);
+  return valid ? Number(year) * 10_000 + month * 100 + day : undefined;
+}
 
 /** Each form once, most specific first: a span a form has read is not read again by a vaguer one. */
-const FORMS: readonly (readonly [RegExp, (match: RegExpExecArray) => number | undefined])[] = [
+const FORMS: readonly (readonly [RegExp, (match: RegExpExecArray) => (number | undefined)[]])[] = [
   [
-    new RegExp(`${ALONE_BEFORE}${YEAR}-(\\d{2})-(\\d{2})${ALONE_AFTER}`, 'g'),
-    (m) => (valid(Number(m[2]), Number(m[3])) ? value(m[1]!, Number(m[2]), Number(m[3])) : undefined),
+    // A time may follow (2024-03-05T10:00Z).
+    new RegExp(`${ALONE_BEFORE}${YEAR}-(\\d{2})-(\\d{2})(?!\\d)`, 'g'),
+    (m) => [Number(m[3]) > 0 ? dateNumber(m[1]!, Number(m[2]), Number(m[3])) : undefined],
   ],
   [
     // Month first, as in the United States, unless the first number cannot be a month (27/12/2007).
     new RegExp(`${ALONE_BEFORE}(\\d{1,2})/(\\d{1,2})/${YEAR}${ALONE_AFTER}`, 'g'),
     (m) => {
       const [first, second] = [Number(m[1]), Number(m[2])];
-      const [monthNumber, day] = first > 12 ? [second, first] : [first, second];
-      return valid(monthNumber, day) ? value(m[3]!, monthNumber, day) : undefined;
+      const [month, day] = first > 12 ? [second, first] : [first, second];
+      return [month > 0 && day > 0 ? dateNumber(m[3]!, month, day) : undefined];
     },
   ],
   [
-    new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? ${YEAR}\\b`, 'gi'),
-    (m) => value(m[3]!, month(m[1]!), Number(m[2])),
+    new RegExp(`\\b${MONTH_NAME} (\\d{1,2})(?:st|nd|rd|th)?,? ${YEAR}\\b`, 'gi'),
+    (m) => [Number(m[2]) > 0 ? dateNumber(m[3]!, monthNumber(m[1]!), Number(m[2])) : undefined],
   ],
   [
-    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH},? ${YEAR}\\b`, 'gi'),
-    (m) => value(m[3]!, month(m[2]!), Number(m[1])),
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH_NAME},? ${YEAR}\\b`, 'gi'),
+    (m) => [Number(m[1]) > 0 ? dateNumber(m[3]!, monthNumber(m[2]!), Number(m[1])) : undefined],
   ],
-  [new RegExp(`\\b${MONTH},? ${YEAR}\\b`, 'gi'), (m) => value(m[2]!, month(m[1]!), 0)],
-  [new RegExp(`${ALONE_BEFORE}${YEAR}${ALONE_AFTER}`, 'g'), (m) => value(m[1]!, 0, 0)],
+  [new RegExp(`\\b${MONTH_NAME},? ${YEAR}\\b`, 'gi'), (m) => [dateNumber(m[2]!, monthNumber(m[1]!), 0)]],
+  // A span of years names both ends ("1850–1920", "© 2007-2024").
+  [
+    new RegExp(`${ALONE_BEFORE}${YEAR}\\s?${DASH}\\s?${YEAR}${ALONE_AFTER}`, 'g'),
+    (m) => [dateNumber(m[1]!, 0, 0), dateNumber(m[2]!, 0, 0)],
+  ],
+  [new RegExp(`${ALONE_BEFORE}${YEAR}${ALONE_AFTER}`, 'g'), (m) => [dateNumber(m[1]!, 0, 0)]],
 ];
 
 /** The dates a text names, in no particular order. */
@@ -56,25 +68,26 @@ export function datesIn(text: string): number[] {
       const start = match.index;
       const end = start + match[0].length;
       if (taken.some(([from, to]) => start < to && end > from)) continue;
-      const date = read(match as RegExpExecArray);
-      if (date === undefined) continue;
+      const dates = read(match as RegExpExecArray).filter((date) => date !== undefined);
+      if (dates.length === 0) continue;
       taken.push([start, end]);
-      found.push(date);
+      found.push(...dates);
     }
   }
   return found;
 }
 
 /**
- * The item naming the date furthest towards `extent` (the oldest, or the newest), the first of those naming the
- * same date; none when no item names a date. Where any item names a month, bare years are left out: a number
- * such as "entry 1501" reads as a year too, and a document dating its entries by day does not date them by year.
+ * The item naming the date furthest towards `extent` (the oldest, or the newest), with that date; the first of
+ * those naming the same date; none when no item names a date. Where any item names a month, bare years are left
+ * out: a number such as "entry 1501" reads as a year too, and a document dating its entries by day does not date
+ * them by year.
  */
 export function furthestDated<T>(
   items: readonly T[],
   textOf: (item: T) => string,
   extent: DateExtent,
-): T | undefined {
+): { item: T; date: number } | undefined {
   const dated = items.map((item) => ({ item, dates: datesIn(textOf(item)) }));
   const byMonth = dated.some(({ dates }) => dates.some(namesMonth));
   const sign = extent === 'earliest' ? -1 : 1;
@@ -85,7 +98,7 @@ export function furthestDated<T>(
     const date = sign * Math.max(...counted.map((date) => sign * date));
     if (!furthest || sign * date > sign * furthest.date) furthest = { item, date };
   }
-  return furthest?.item;
+  return furthest;
 }
 
 const namesMonth = (date: number): boolean => Math.floor(date / 100) % 100 > 0;

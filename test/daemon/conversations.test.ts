@@ -264,7 +264,7 @@ describe('conversations, a question about how far a source goes back', () => {
     expect(followUp.body.message).toBe('Release 0.1 - 12/27/2007. [1]');
     expect(followUp.body.sources).toHaveLength(1);
     expect(followUp.body.sources[0]).toMatchObject({ source: 'CHANGES.txt' });
-    // Without the question's form, the search alone does not reach the oldest release.
+    // A search for the follow-up with the words of the question it follows does not reach the oldest release.
     const search = await daemon.call('POST', `/applications/${application}/search`, {
       query: 'And how far back do its records go? parser change log record',
       limit: 6,

@@ -205,6 +205,10 @@ describe('offline responder', () => {
     expect(composeReply('How recent is the change log?', passages).text).toBe(
       'Release 4.0.0 - 8/18/2026. [1]',
     );
+    // Of a source that holds none of its topic, such a question is not answered with the source's dates.
+    expect(composeReply('How far back does the ocean temperature series go?', passages).text).toContain(
+      notFoundReply,
+    );
   });
 
   it('says it could not find what passages sharing only a word or two of the question do not hold', () => {

@@ -30,6 +30,7 @@ describe('answer kind', () => {
     ).toBeUndefined();
     expect(dateExtentAsked('When was the most recent Super Bowl hosted in Miami?')).toBeUndefined();
     expect(dateExtentAsked('How far is the reef from the coast?')).toBeUndefined();
+    expect(dateExtentAsked('How far back from the shore does the reef lie?')).toBeUndefined();
   });
 
   it('finds a name only where the question does not already hold it', () => {
