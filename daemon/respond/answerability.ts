@@ -39,15 +39,7 @@ export function answerabilityFeatures(
   passages: ContextPassage[],
   best: Finding,
 ): number[] {
-  const held = (stems: Set<string>): number => {
-    let weight = 0;
-    let total = 0;
-    for (const [term, termWeight] of question.terms) {
-      total += termWeight;
-      if (stems.has(term)) weight += termWeight;
-    }
-    return total === 0 ? 0 : weight / total;
-  };
+  const held = (stems: Set<string>): number => termsHeld(question.terms, stems);
   const passageStems = passages.map((passage) => new Set(contentStems(passage.text)));
   return [
     best.score,
@@ -60,4 +52,15 @@ export function answerabilityFeatures(
 
 export function answers(answerability: Answerability, features: readonly number[]): boolean {
   return dot(answerability.weights, features) + answerability.bias >= 0;
+}
+
+/** The share of the terms' weight that `stems` hold; 0 when there are no terms. */
+export function termsHeld(terms: Iterable<readonly [string, number]>, stems: Set<string>): number {
+  let weight = 0;
+  let total = 0;
+  for (const [term, termWeight] of terms) {
+    total += termWeight;
+    if (stems.has(term)) weight += termWeight;
+  }
+  return total === 0 ? 0 : weight / total;
 }

@@ -3,7 +3,7 @@ import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
-import { type Answerability, answerabilityFeatures, answers } from './answerability.ts';
+import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
@@ -156,15 +156,9 @@ function furthestDatedSentence(
   const first = relevant[0];
   if (!extent || !first) return undefined;
   const ofFirstSource = relevant.filter((passage) => passage.sourceId === first.sourceId);
+  const topic = [...question.terms].filter(([term]) => !DATE_EXTENT_TERMS.has(term));
   const held = new Set(ofFirstSource.flatMap((passage) => contentStems(passage.text)));
-  let topic = 0;
-  let topicHeld = 0;
-  for (const [term, weight] of question.terms) {
-    if (DATE_EXTENT_TERMS.has(term)) continue;
-    topic += weight;
-    if (held.has(term)) topicHeld += weight;
-  }
-  if (topic === 0 || topicHeld / topic < DATE_EXTENT_TOPIC_HELD) return undefined;
+  if (termsHeld(topic, held) < DATE_EXTENT_TOPIC_HELD) return undefined;
   return furthestDated(candidateSentences(ofFirstSource), (candidate) => candidate.sentence, extent)?.item;
 }
 
