@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { addTextSource, startTestDaemon, type TestDaemon } from '../support/daemon.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { postStream } from '../support/sse.ts';
 
@@ -38,21 +38,25 @@ beforeAll(async () => {
     })
   ).body.id;
   for (const application of [offlineApp, providerApp]) {
-    for (const [name, content] of FACTS) {
-      const { body } = await daemon.call('POST', '/sources', {
-        application_id: application,
-        name,
-        type: 'text',
-        content,
-      });
-      await waitForSource(daemon, body.id);
-    }
+    for (const [name, content] of FACTS) await addTextSource(daemon, application, name, content);
   }
 });
 afterAll(async () => {
   await daemon.close();
   await vendor.close();
 });
+
+/** A new conversation's first reply's body, and the whole response to a follow-up in it. */
+async function converse(applicationId: string, question: string, followUpQuestion: string) {
+  const first = (
+    await daemon.call('POST', '/conversations', { application_id: applicationId, message: question })
+  ).body;
+  const followUp = await daemon.call('POST', '/conversations', {
+    conversation_id: first.conversation_id,
+    message: followUpQuestion,
+  });
+  return { first, followUp };
+}
 
 async function messageCount(conversationId: string): Promise<number> {
   return (await daemon.call('GET', `/conversations/${conversationId}`)).body.messages.length;
@@ -102,16 +106,11 @@ describe('conversations, offline responder', () => {
   });
 
   test('a follow-up question retrieves about the earlier topic', async () => {
-    const first = (
-      await daemon.call('POST', '/conversations', {
-        application_id: offlineApp,
-        message: 'Tell me about the Bell Rock Lighthouse.',
-      })
-    ).body;
-    const followUp = await daemon.call('POST', '/conversations', {
-      conversation_id: first.conversation_id,
-      message: 'And who funded it?',
-    });
+    const { first, followUp } = await converse(
+      offlineApp,
+      'Tell me about the Bell Rock Lighthouse.',
+      'And who funded it?',
+    );
     expect(followUp.status).toBe(200);
     expect(followUp.body.conversation_id).toBe(first.conversation_id);
     expect(followUp.body.sources.map((source: { source: string }) => source.source)).toContain('funding');
@@ -243,23 +242,12 @@ describe('conversations, a question about how far a source goes back', () => {
 
   test('a follow-up asking how far back the change log goes is answered with its oldest release', async () => {
     const application = (await daemon.call('POST', '/applications', { name: 'change log' })).body.id;
-    const { body: source } = await daemon.call('POST', '/sources', {
-      application_id: application,
-      name: 'CHANGES.txt',
-      type: 'text',
-      content: changeLog(150),
-    });
-    await waitForSource(daemon, source.id);
-    const first = (
-      await daemon.call('POST', '/conversations', {
-        application_id: application,
-        message: 'What does the parser change log record?',
-      })
-    ).body;
-    const followUp = await daemon.call('POST', '/conversations', {
-      conversation_id: first.conversation_id,
-      message: 'And how far back do its records go?',
-    });
+    await addTextSource(daemon, application, 'CHANGES.txt', changeLog(150));
+    const { followUp } = await converse(
+      application,
+      'What does the parser change log record?',
+      'And how far back do its records go?',
+    );
     expect(followUp.status).toBe(200);
     expect(followUp.body.message).toBe('Release 0.1 - 12/27/2007. [1]');
     expect(followUp.body.sources).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { startTestDaemon, waitForSource } from '../support/daemon.ts';
+import { addTextSource, startTestDaemon, waitForSource } from '../support/daemon.ts';
 import { prose } from '../support/prose.ts';
 
 /** One version of the log: every paragraph names its edition, and shares the words the questions ask about. */
@@ -17,13 +17,7 @@ test('searches and conversations racing replacements see the old version or the 
   const daemon = await startTestDaemon();
   try {
     const app = (await daemon.call('POST', '/applications', { name: 'race' })).body.id;
-    const { body: created } = await daemon.call('POST', '/sources', {
-      application_id: app,
-      type: 'text',
-      name: 'logbook',
-      content: edition(1),
-    });
-    await waitForSource(daemon, created.id);
+    const created = await addTextSource(daemon, app, 'logbook', edition(1));
     const seen: number[][] = [];
     const replies: number[] = [];
     for (let version = 2; version <= 9; version++) {

@@ -105,3 +105,19 @@ export async function waitForSource(test: TestDaemon, id: string, timeoutMs = 60
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Adds a text source to an application and waits until its ingestion ends; returns the source as it ended. */
+export async function addTextSource(
+  test: TestDaemon,
+  applicationId: string,
+  name: string,
+  content: string,
+): Promise<any> {
+  const { body } = await test.call('POST', '/sources', {
+    application_id: applicationId,
+    type: 'text',
+    name,
+    content,
+  });
+  return waitForSource(test, body.id);
+}
