@@ -41,7 +41,7 @@ async function furthestDatedChunk(
   const furthest = furthestDated(chunks, (chunk) => chunk.text, extent);
   if (!furthest) return undefined;
   const namesIt = (passage: Passage) =>
-    passage.sourceId === first.sourceId && datesIn(passage.text).includes(furthest.date);
+    passage.sourceId === first.sourceId && datesIn(passage.text, furthest.order).includes(furthest.date);
   if (passages.some(namesIt)) return undefined;
   const { index, ...chunk } = furthest.item;
   const { sourceId, sourceName, generation, score } = first;

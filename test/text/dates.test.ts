@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { datesIn, furthestDated } from '../../daemon/text/dates.ts';
+import { datesIn, furthestDated, slashOrderOf } from '../../daemon/text/dates.ts';
 
 const line = (text: string) => text;
 
@@ -22,6 +22,21 @@ describe('dates', () => {
     expect(datesIn('On May 45, 2009.')).toEqual([20090000]);
   });
 
+  it('reads the slash dates of a document in its own order: day-first where its dates show it', () => {
+    expect(datesIn('Signed 05/11/2007.')).toEqual([20070511]);
+    expect(datesIn('Signed 05/11/2007.', 'day-first')).toEqual([20071105]);
+    expect(datesIn('Signed 12/27/2007.', 'day-first')).toEqual([20071227]);
+    expect(slashOrderOf(['Release 2 - 27/12/2007', 'Release 1 - 05/11/2007'])).toBe('day-first');
+    expect(slashOrderOf(['Release 2 - 12/27/2007', 'Release 1 - 05/11/2007'])).toBe('month-first');
+    expect(slashOrderOf(['Release 1 - 05/11/2007', 'no dates'])).toBe('month-first');
+    const dayFirst = ['Release 2 - 27/12/2007', 'Release 1 - 05/11/2007', 'Release 0 - 10/06/2007'];
+    expect(furthestDated(dayFirst, line, 'earliest')).toEqual({
+      item: 'Release 0 - 10/06/2007',
+      date: 20070610,
+      order: 'day-first',
+    });
+  });
+
   it('takes no issue number, version or count for a year', () => {
     expect(datesIn('Fixed TIKA-1139 and TIKA-2010 in 4.0.2010 (see r1999/x).')).toEqual([]);
     expect(datesIn('About 400 visitors, 12345 pages.')).toEqual([]);
@@ -32,6 +47,7 @@ describe('dates', () => {
     expect(furthestDated(lines, line, 'earliest')).toEqual({
       item: 'Release 1.0 - 03/09/2009',
       date: 20090309,
+      order: 'month-first',
     });
     expect(furthestDated(lines, line, 'latest')?.item).toBe('Release 2.0 - 8/18/2026');
     expect(furthestDated(['same 2009', 'again 2009'], line, 'earliest')?.item).toBe('same 2009');
