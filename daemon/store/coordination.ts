@@ -98,11 +98,28 @@ export async function openPostgresCoordination(
     reconnectTimer.unref();
   }
 
+  // One query at a time on the connection: pg queues a query sent while another runs, but deprecates it (pg 9
+  // refuses it), and announcements are sent without waiting for them.
+  let previous: Promise<unknown> = Promise.resolve();
+  function inTurn<T>(query: (connection: Client) => Promise<T>): Promise<T> {
+    const result = previous.then(() => {
+      if (!client) throw new Error('the coordination connection to PostgreSQL is lost');
+      return query(client);
+    });
+    previous = result.catch(() => {});
+    return result;
+  }
+
   async function lock(function_: string, key: number): Promise<boolean> {
-    if (!client) throw new Error('the coordination connection to PostgreSQL is lost');
-    const result = await client.query<{ held: boolean | null }>(`select ${function_}($1) as held`, [key]);
+    const result = await inTurn((connection) =>
+      connection.query<{ held: boolean | null }>(`select ${function_}($1) as held`, [key]),
+    );
     return result.rows[0]?.held !== false;
   }
+
+  // Jobs queued while an announcement waits its turn are told by it: a burst of 20,000 sources sends a few, not
+  // 20,000. It counts as sent once it starts, so jobs queued after it get one of their own.
+  let announcementWaiting = false;
 
   client = await connect();
   return {
@@ -132,7 +149,15 @@ export async function openPostgresCoordination(
     },
 
     announceJobs() {
-      client?.query(`notify ${JOBS_CHANNEL}`).catch((error: unknown) => onError('announcing jobs', error));
+      if (!client || announcementWaiting) return;
+      announcementWaiting = true;
+      inTurn((connection) => {
+        announcementWaiting = false;
+        return connection.query(`notify ${JOBS_CHANNEL}`);
+      }).catch((error: unknown) => {
+        announcementWaiting = false;
+        onError('announcing jobs', error);
+      });
     },
 
     onJobs(listener) {
