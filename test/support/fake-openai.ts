@@ -240,9 +240,14 @@ async function chat(record: RecordedRequest, response: ServerResponse, context: 
   const base = { id, object: 'chat.completion.chunk', created, model: request.model };
   const write = async (payload: unknown): Promise<void> => {
     if (!response.write(`data: ${JSON.stringify(payload)}\n\n`) && !response.destroyed)
-      await new Promise((resolve) => {
-        response.once('drain', resolve);
-        response.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          response.off('drain', go);
+          response.off('close', go);
+          resolve();
+        };
+        response.once('drain', go);
+        response.once('close', go);
       });
   };
   await write({
