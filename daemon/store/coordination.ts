@@ -117,8 +117,9 @@ export async function openPostgresCoordination(
     return result.rows[0]?.held !== false;
   }
 
-  // Jobs queued while an announcement waits its turn are told by it: a burst of 20,000 sources sends a few, not
-  // 20,000. It counts as sent once it starts, so jobs queued after it get one of their own.
+  // Jobs queued while an announcement waits its turn are told by it: requests adding sources one at a time, many
+  // at once, send a few NOTIFYs rather than one each. It counts as sent once it starts, so jobs queued after it
+  // get one of their own.
   let announcementWaiting = false;
 
   client = await connect();
