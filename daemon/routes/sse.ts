@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 
 /** The contract's keep-alive: a comment line every 15 s. */
@@ -21,6 +22,22 @@ export interface DataStream {
 }
 
 /**
+ * Resolves when a response that refused a write has drained, or when its client left: either way the writer may go
+ * on. Neither listener outlives the wait, however many writes wait in turn.
+ */
+export function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      response.off('drain', go);
+      response.off('close', go);
+      resolve();
+    };
+    response.once('drain', go);
+    response.once('close', go);
+  });
+}
+
+/**
  * Takes over the response as `text/event-stream`. A `: ping` comment keeps idle proxies from closing the
  * connection while a slow model thinks; `write` does nothing once the stream ended.
  */
@@ -39,15 +56,7 @@ function startStream(ctx: Context, pingIntervalMs: number) {
   return {
     async write(text: string): Promise<void> {
       if (ended || response.write(text) || response.destroyed) return;
-      await new Promise<void>((resolve) => {
-        const go = () => {
-          response.off('drain', go);
-          response.off('close', go);
-          resolve();
-        };
-        response.once('drain', go);
-        response.once('close', go);
-      });
+      await drainedOrClosed(response);
     },
     end() {
       if (ended) return;

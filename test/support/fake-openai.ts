@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { drainedOrClosed } from '../../daemon/routes/sse.ts';
 
 /**
  * A fake model vendor: a real HTTP server speaking the OpenAI wire protocol, so the real `openai` SDK
@@ -240,15 +241,7 @@ async function chat(record: RecordedRequest, response: ServerResponse, context: 
   const base = { id, object: 'chat.completion.chunk', created, model: request.model };
   const write = async (payload: unknown): Promise<void> => {
     if (!response.write(`data: ${JSON.stringify(payload)}\n\n`) && !response.destroyed)
-      await new Promise<void>((resolve) => {
-        const go = () => {
-          response.off('drain', go);
-          response.off('close', go);
-          resolve();
-        };
-        response.once('drain', go);
-        response.once('close', go);
-      });
+      await drainedOrClosed(response);
   };
   await write({
     ...base,
