@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
+import { addTextSource, startTestDaemon, type TestDaemon, waitForSource } from '../support/daemon.ts';
 
 let daemon: TestDaemon;
 let appId: string;
@@ -15,15 +15,7 @@ afterAll(async () => {
 
 const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
 
-async function addText(name: string, content: string) {
-  const { body } = await daemon.call('POST', '/sources', {
-    application_id: appId,
-    type: 'text',
-    name,
-    content,
-  });
-  return waitForSource(daemon, body.id);
-}
+const addText = (name: string, content: string) => addTextSource(daemon, appId, name, content);
 
 async function chunkTexts(id: string): Promise<string> {
   return (await daemon.call('GET', `/sources/${id}/chunks`)).body.map((chunk: any) => chunk.text).join('\n');
