@@ -1,9 +1,9 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
-import { withContext } from '../text/follow-up.ts';
+import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { type AskedWord, askedWords, nearness, saidOtherwise } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
-import { sentences } from '../text/sentences.ts';
+import { paragraphs, sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
 import { isQuestion } from './query-form.ts';
 
@@ -37,6 +37,13 @@ export interface RerankSignals {
   paraphrase: number;
   /** The best single sentence's share, counting the terms it says in other words by how nearly. */
   sentenceMeaning: number;
+  /** Share the passage's best paragraph holds: a passage of several paragraphs may be about more than one thing. */
+  paragraphCoverage: number;
+  /**
+   * How often the passage repeats the query's terms, as BM25 counts it (saturated, against the passage's length),
+   * each term weighted by its rarity among the candidates: a passage about a claim's subject names it again and again.
+   */
+  termFrequency: number;
 }
 
 export const SIGNAL_NAMES = [
@@ -51,6 +58,8 @@ export const SIGNAL_NAMES = [
   'answerKind',
   'paraphrase',
   'sentenceMeaning',
+  'paragraphCoverage',
+  'termFrequency',
 ] as const satisfies readonly (keyof RerankSignals)[];
 
 interface QueryTerms {
@@ -79,6 +88,11 @@ interface PassageTerms {
   all: Set<string>;
   headings: Set<string>;
   sentences: SentenceTerms[];
+  paragraphs: Set<string>[];
+  /** How often each term occurs in the passage's sentences. */
+  counts: Map<string, number>;
+  /** Its content terms, repeats included. */
+  length: number;
 }
 
 /**
@@ -96,7 +110,8 @@ export function rerankSignals(
   if (hits.length === 0 || sequence.length === 0) return undefined;
   const passages = hits.map(passageTerms);
   const terms = queryTerms({ query, whole }, sequence, passages);
-  return hits.map((hit, position) => passageSignals(hit.score, passages[position]!, terms));
+  const meanLength = passages.reduce((sum, passage) => sum + passage.length, 0) / passages.length;
+  return hits.map((hit, position) => passageSignals(hit.score, passages[position]!, terms, meanLength));
 }
 
 function queryTerms(
@@ -104,7 +119,9 @@ function queryTerms(
   sequence: string[],
   passages: PassageTerms[],
 ): QueryTerms {
+  const own = new Set(contentTerms(query));
   const weights = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
+  for (const [term, weight] of weights) if (!own.has(term)) weights.set(term, weight * CONTEXT_WEIGHT);
   const queryWords = words(whole);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)
@@ -131,8 +148,17 @@ function passageTerms(hit: ChunkHit): PassageTerms {
     return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
   });
   const all = new Set(headings);
-  for (const sentence of split) for (const term of sentence.terms) all.add(term);
-  return { all, headings, sentences: split };
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const sentence of split) {
+    for (const term of sentence.terms) {
+      all.add(term);
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+      length++;
+    }
+  }
+  const blocks = paragraphs(hit.text).map((paragraph) => new Set(contentTerms(paragraph)));
+  return { all, headings, sentences: split, paragraphs: blocks, counts, length };
 }
 
 function share(terms: QueryTerms, held: (term: string) => boolean): number {
@@ -141,7 +167,12 @@ function share(terms: QueryTerms, held: (term: string) => boolean): number {
   return sum / terms.totalWeight;
 }
 
-function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms): RerankSignals {
+function passageSignals(
+  fused: number,
+  passage: PassageTerms,
+  terms: QueryTerms,
+  meanLength: number,
+): RerankSignals {
   let sentenceCoverage = 0;
   let answerKind = 0;
   let windowCoverage = 0;
@@ -187,7 +218,27 @@ function passageSignals(fused: number, passage: PassageTerms, terms: QueryTerms)
     paraphrase:
       saidOtherwise(terms.asked, passageNearness, (term) => passage.all.has(term)) / terms.totalWeight,
     sentenceMeaning,
+    paragraphCoverage: Math.max(
+      ...passage.paragraphs.map((paragraph) => share(terms, (term) => paragraph.has(term))),
+    ),
+    termFrequency: termFrequency(passage, terms, meanLength),
   };
+}
+
+/** BM25's usual saturation and length normalisation (Robertson and Zaragoza 2009). */
+const SATURATION = 1.2;
+const LENGTH_NORMALISATION = 0.75;
+
+/** The query's terms counted as BM25 counts them, weighted by rarity, over the most they could score: in [0, 1). */
+function termFrequency(passage: PassageTerms, terms: QueryTerms, meanLength: number): number {
+  const lengthRatio = meanLength > 0 ? passage.length / meanLength : 1;
+  const damping = SATURATION * (1 - LENGTH_NORMALISATION + LENGTH_NORMALISATION * lengthRatio);
+  let sum = 0;
+  for (const [term, weight] of terms.weights) {
+    const count = passage.counts.get(term) ?? 0;
+    sum += (weight * count) / (count + damping);
+  }
+  return sum / terms.totalWeight;
 }
 
 /** The share of the query's terms a sentence holds, times how densely: both 1 when they stand side by side. */

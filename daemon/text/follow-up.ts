@@ -36,6 +36,12 @@ export function followUpContext(history: Turn[], message: string): string | unde
   return withContext(previous.content, followUpContext(before, previous.content));
 }
 
+/**
+ * Words of the earlier question a follow-up refers to count this much against the follow-up's own: they name the
+ * topic, while what is asked is the follow-up's ("and how often are its reports provided?" asks how often).
+ */
+export const CONTEXT_WEIGHT = 0.5;
+
 /** A message as full-text and vector search read it: after the earlier question(s) it follows up, if any. */
 export function withContext(message: string, context: string | undefined): string {
   return context === undefined ? message : `${context} ${message}`;

@@ -205,6 +205,11 @@ function continuesLine(previous: string, line: string): boolean {
   return /[-–,;/&(]$/.test(previous) || /^\p{Ll}/u.test(line);
 }
 
+/** Markdown's paragraphs: the blocks between blank lines, which no unit `sentences` reads crosses. */
+export function paragraphs(text: string): string[] {
+  return text.split(/\n[^\S\n]*\n/);
+}
+
 /**
  * Splits text into sentences: first into Markdown blocks, then at sentence ends (`sentenceSpans`), each with its
  * whitespace collapsed.

@@ -99,6 +99,24 @@ describe('rerank', () => {
     );
   });
 
+  it("reads a passage's best paragraph, and how often it repeats the query's words", () => {
+    const query = 'granite breakwater storm';
+    const [together, apart, repeated] = rerankSignals(query, [
+      hit('together', 'The granite breakwater survived the storm.\n\nThe town grew.', 1),
+      hit('apart', 'The granite was quarried nearby.\n\nThe breakwater survived the storm.', 1),
+      hit(
+        'repeated',
+        'The granite breakwater survived the storm. The storm broke the granite breakwater twice.',
+        1,
+      ),
+    ])!;
+    expect(together!.paragraphCoverage).toBeCloseTo(1);
+    expect(apart!.paragraphCoverage).toBeLessThan(1);
+    expect(apart!.coverage).toBeCloseTo(1);
+    expect(repeated!.termFrequency).toBeGreaterThan(together!.termFrequency);
+    for (const signals of [together!, apart!, repeated!]) expect(signals.termFrequency).toBeLessThan(1);
+  });
+
   it('leaves hits as they are when the query has no content words', () => {
     const hits = [hit('a', 'text', 0.4), hit('b', 'more text', 0.9)];
     expect(rerank('what is it?', hits, DEFAULT_RERANK)).toBe(hits);
