@@ -1,14 +1,7 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
-import { type AnswerKind, answerOfKind } from '../text/answer-kind.ts';
-import {
-  type AskedWord,
-  askedWords,
-  nearness as nearnessInMeaning,
-  saidOtherwise,
-} from '../text/meaning-match.ts';
+import { answerOfKind } from '../text/answer-kind.ts';
 import { rarityAmong } from '../text/rarity.ts';
-import { rowSimilarity, wordVectors } from '../text/word-vectors.ts';
-import { isStopWord, term, words } from '../text/words.ts';
+import { term, words } from '../text/words.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
@@ -42,30 +35,7 @@ export const SENTENCE_FEATURES = [
   'rarestMissing',
   'sharpCoverage',
   'reasonFound',
-  'meaningCoverage',
-  'focusMeaning',
-  // The kind asked for, so the model can weigh the other features by it: a date is found in a short clause, a
-  // reason in a long one.
-  'asksDate',
-  'asksNumber',
-  'asksPerson',
-  'asksPlace',
-  'asksOther',
-  'longestRun',
-  'languageCoverage',
-  // Computed last, from every sentence's features (`standing`).
-  'coverageBehindBest',
-  'passageScoreBehind',
 ] as const;
-
-/** The kinds the `asks…` features name, in their order; how often counts as a number. */
-const KIND_FEATURES: readonly AnswerKind[][] = [
-  ['date'],
-  ['number', 'frequency'],
-  ['person'],
-  ['place'],
-  ['other'],
-];
 
 /**
  * Each candidate sentence with its features (`SENTENCE_FEATURES`). Terms are weighted by how rare they are among
@@ -81,43 +51,13 @@ export function featureRows(
   const termWeights = [...question.terms.keys()].map(weight);
   const total = termWeights.reduce((sum, termWeight) => sum + termWeight, 0);
   if (total === 0) return [];
-  const weighing: Weighing = {
-    weight,
-    total,
-    heaviest: Math.max(...termWeights),
-    sharpTotal: termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0),
-    asked: askedWords(question.text, weight),
-    language: languageRarity(question.text),
-    focusRow: question.focus === undefined ? undefined : wordVectors().rows.get(question.focus),
-  };
-  const rows = candidates.map((candidate) => ({
+  const heaviest = Math.max(...termWeights);
+  const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
+  return candidates.map((candidate) => ({
     candidate,
-    features: sentenceFeatures(question, candidate, weighing),
+    features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
   }));
-  const bestCoverage = Math.max(...rows.map((row) => row.features[COVERAGE]!));
-  const topPassageScore = Math.max(...passages.map((passage) => passage.score));
-  for (const row of rows)
-    row.features.push(
-      ...standing(row.features[COVERAGE]!, bestCoverage, row.candidate.passage.score, topPassageScore),
-    );
-  return rows;
 }
-
-const COVERAGE = SENTENCE_FEATURES.indexOf('coverage');
-
-/**
- * Where a sentence stands among the others: how far its coverage falls behind the best sentence's, and its
- * passage's score behind the first passage's (scaled so a typical gap is about 1).
- */
-function standing(
-  coverage: number,
-  bestCoverage: number,
-  passageScore: number,
-  topPassageScore: number,
-): number[] {
-  return [coverage - bestCoverage, (passageScore - topPassageScore) * PASSAGE_SCORE_SCALE];
-}
-const PASSAGE_SCORE_SCALE = 10;
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
@@ -142,12 +82,6 @@ interface Weighing {
   total: number;
   heaviest: number;
   sharpTotal: number;
-  /** The question's words with vectors, weighted as `weight` weighs their terms, to match words of like meaning. */
-  asked: AskedWord[];
-  /** The question's content terms weighted by their rarity in English, not among the candidates. */
-  language: LanguageRarity;
-  /** The vector row of the question's focus word ("which river"): an answer names a thing of that kind. */
-  focusRow: number | undefined;
 }
 
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
@@ -182,11 +116,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   const otherNumber =
     question.kind === 'other' ? answerOfKind(candidate.sentence, 'number', question.known) : undefined;
   const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;
-  const sentenceWords = words(candidate.sentence);
-  const length = sentenceWords.length;
-  const otherwise = saidOtherwise(weighing.asked, nearnessInMeaning(weighing.asked, sentenceWords), (stem) =>
-    candidate.stems.has(stem),
-  );
+  const length = words(candidate.sentence).length;
   return [
     coverage,
     coverage * coverage,
@@ -204,7 +134,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     length < 8 ? 1 : 0,
     length > 40 ? 1 : 0,
     phrasesKept(question, candidate),
-    question.focus !== undefined && candidate.stems.has(term(question.focus)) ? 1 : 0,
+    question.focus !== undefined && candidate.stems.has(question.focus) ? 1 : 0,
     otherName === undefined ? 0 : 1,
     otherNumber === undefined ? 0 : 1,
     nearness(question, candidate.sentence, answer ?? otherName ?? otherNumber),
@@ -214,77 +144,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     missing / weighing.heaviest,
     sharpHeld / weighing.sharpTotal,
     answer !== undefined && question.kind === 'reason' ? 1 : 0,
-    coverage + otherwise / total,
-    weighing.focusRow === undefined ? 0 : focusMeaning(weighing.focusRow, sentenceWords, question.known),
-    ...KIND_FEATURES.map((kinds) => (kinds.includes(question.kind) ? 1 : 0)),
-    longestRun(question.text, sentenceWords),
-    languageCoverage(weighing.language, candidate),
   ];
-}
-
-/**
- * How near the sentence's nearest new word comes in meaning to the question's focus word: "Danube" to "river",
- * "1848" hardly. A word the question already says is no answer to it.
- */
-function focusMeaning(focusRow: number, sentenceWords: string[], known: Set<string>): number {
-  const vectors = wordVectors();
-  let nearest = 0;
-  for (const word of sentenceWords) {
-    if (isStopWord(word) || known.has(term(word))) continue;
-    const row = vectors.rows.get(word);
-    if (row !== undefined) nearest = Math.max(nearest, rowSimilarity(vectors, focusRow, row));
-  }
-  return nearest;
-}
-
-/** The longest run of the question's words the sentence repeats in order, over the question's length. */
-function longestRun(questionText: string, sentenceWords: string[]): number {
-  const asked = words(questionText).map(term);
-  const said = sentenceWords.map(term);
-  let longest = 0;
-  let runs = new Array<number>(said.length + 1).fill(0);
-  for (const word of asked) {
-    const next = new Array<number>(said.length + 1).fill(0);
-    said.forEach((other, index) => {
-      if (other !== word) return;
-      next[index + 1] = runs[index]! + 1;
-      longest = Math.max(longest, next[index + 1]!);
-    });
-    runs = next;
-  }
-  return asked.length === 0 ? 0 : longest / asked.length;
-}
-
-interface LanguageRarity {
-  weights: Map<string, number>;
-  total: number;
-}
-
-/**
- * A word's rarity in English, read off its GloVe row (the rows go by frequency): `rarityAmong` weighs a term by
- * how few candidates hold it, which says nothing when all of them hold it or none does. A word without a vector
- * is rarer than any with one.
- */
-function languageRarity(questionText: string): LanguageRarity {
-  const { rows } = wordVectors();
-  const weights = new Map<string, number>();
-  for (const word of words(questionText)) {
-    if (isStopWord(word)) continue;
-    weights.set(term(word), Math.log1p((rows.get(word) ?? UNLISTED_ROW) / RARITY_ROWS));
-  }
-  let total = 0;
-  for (const weight of weights.values()) total += weight;
-  return { weights, total };
-}
-/** Rows past the vocabulary (100,000 words), and the rows over which a word's rarity grows by about one. */
-const UNLISTED_ROW = 200_000;
-const RARITY_ROWS = 100;
-
-function languageCoverage(language: LanguageRarity, candidate: Candidate): number {
-  if (language.total === 0) return 0;
-  let held = 0;
-  for (const [stem, weight] of language.weights) if (candidate.stems.has(stem)) held += weight;
-  return held / language.total;
 }
 
 /** Share of the question's neighbouring content words that stay neighbours (within a word or two) in the sentence. */

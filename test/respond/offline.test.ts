@@ -87,11 +87,7 @@ describe('offline responder', () => {
     expect(composeReply('Who defeated the Carolina Panthers?', passages).text).toMatch(
       /^The Denver Broncos defeated the Carolina Panthers 24–10/,
     );
-    // Ranked second, close behind the first, as a retriever ranks the passage that answers when it misses.
-    const atomic = composeReply('What is the atomic number of oxygen?', [
-      passages[0]!,
-      { ...passages[1]!, score: 0.9 },
-    ]);
+    const atomic = composeReply('What is the atomic number of oxygen?', passages);
     expect(atomic.text).toMatch(/^Oxygen is a chemical element with symbol O and atomic number 8\. \[1\]/);
     // The oxygen passage is the only source cited, so it is source 1 whatever its rank among the passages.
     expect(atomic.usedPassages).toEqual([2]);

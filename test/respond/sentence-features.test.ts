@@ -86,59 +86,6 @@ describe('sentence features', () => {
   });
 });
 
-describe('sentence features of meaning and order', () => {
-  it("counts the question's words a sentence says in other words", () => {
-    const found = feature(
-      'What concern did the engineers raise?',
-      'The engineers raised a worry. The engineers raised a flag.',
-      'meaningCoverage',
-    );
-    expect(found['The engineers raised a worry.']).toBeGreaterThan(found['The engineers raised a flag.']!);
-  });
-
-  it("finds a new word near in meaning to the question's focus word", () => {
-    const found = feature(
-      'Which river flows through the old town?',
-      'The Danube stream flows through the old town. The old town was founded in 1848.',
-      'focusMeaning',
-    );
-    expect(found['The Danube stream flows through the old town.']).toBeGreaterThan(0.5);
-    expect(found['The old town was founded in 1848.']).toBeLessThan(0.5);
-  });
-
-  it("measures the longest run of the question's words said in its order", () => {
-    const found = feature(
-      'Where did the first settlers land?',
-      'The first settlers land at the cove. Settlers first saw land from the ship.',
-      'longestRun',
-    );
-    expect(found['The first settlers land at the cove.']).toBeGreaterThan(
-      found['Settlers first saw land from the ship.']!,
-    );
-  });
-
-  it('weighs a rare word of English over a common one, where the candidates do not tell them apart', () => {
-    const found = feature(
-      'Which sextant did the people use?',
-      'The sextant was brass. The people were sailors.',
-      'languageCoverage',
-    );
-    expect(found['The sextant was brass.']).toBeGreaterThan(found['The people were sailors.']!);
-  });
-
-  it("marks the kind the question asks for, and how far a sentence falls behind the best one's coverage", () => {
-    const rows = featureRows(readQuestion('When was the bridge opened?'), [
-      passage('The bridge was opened in 1820. It was made of iron.'),
-    ]);
-    const asks = (name: (typeof SENTENCE_FEATURES)[number]) =>
-      rows[0]!.features[SENTENCE_FEATURES.indexOf(name)];
-    expect([asks('asksDate'), asks('asksNumber'), asks('asksOther')]).toEqual([1, 0, 0]);
-    const behind = rows.map((row) => row.features[SENTENCE_FEATURES.indexOf('coverageBehindBest')]);
-    expect(Math.max(...behind.map(Number))).toBe(0);
-    expect(Math.min(...behind.map(Number))).toBeLessThan(0);
-  });
-});
-
 describe('content stems', () => {
   it('keeps a dotted version whole, so 0.4 does not meet 4.0.0', () => {
     expect(contentStems('When was Tika 4.0.0 released?')).toEqual(['tika', '4.0.0', 'releas']);
