@@ -1,6 +1,6 @@
 /** A question as the sentence scorer reads it: its words, and the kind of thing it asks for. */
 import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.ts';
-import { withContext } from '../text/follow-up.ts';
+import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
@@ -21,9 +21,6 @@ export interface Question {
   /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
   focus?: string;
 }
-
-/** Words of the earlier turn a follow-up refers to count this much against the message's own. */
-const CONTEXT_WEIGHT = 0.5;
 
 export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
