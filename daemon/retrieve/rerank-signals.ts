@@ -141,12 +141,16 @@ function queryTerms(
 
 function passageTerms(hit: ChunkHit): PassageTerms {
   const headings = new Set(contentTerms(hit.headings.join('\n')));
-  const split = sentences(hit.text).map((text) => {
-    // contentTerms(text), from the words already read.
-    const sentenceWords = words(text);
-    const terms = sentenceWords.filter((word) => !isStopWord(word)).map(term);
-    return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
-  });
+  // Each paragraph's sentences, read once for both: `sentences` reads no unit across a paragraph break.
+  const byParagraph = paragraphs(hit.text).map((paragraph) =>
+    sentences(paragraph).map((text) => {
+      // contentTerms(text), from the words already read.
+      const sentenceWords = words(text);
+      const terms = sentenceWords.filter((word) => !isStopWord(word)).map(term);
+      return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
+    }),
+  );
+  const split = byParagraph.flat();
   const all = new Set(headings);
   const counts = new Map<string, number>();
   let length = 0;
@@ -157,7 +161,7 @@ function passageTerms(hit: ChunkHit): PassageTerms {
       length++;
     }
   }
-  const blocks = paragraphs(hit.text).map((paragraph) => new Set(contentTerms(paragraph)));
+  const blocks = byParagraph.map((paragraph) => new Set(paragraph.flatMap((sentence) => sentence.terms)));
   return { all, headings, sentences: split, paragraphs: blocks, counts, length };
 }
 
