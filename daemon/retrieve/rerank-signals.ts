@@ -3,8 +3,8 @@ import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../tex
 import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { type AskedWord, askedWords, nearness, saidOtherwise } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
-import { paragraphs, sentences } from '../text/sentences.ts';
-import { contentTerms, isStopWord, term, words } from '../text/words.ts';
+import { contentTerms, term, words } from '../text/words.ts';
+import { type PassageTerms, passageTerms } from './passage-terms.ts';
 import { isQuestion } from './query-form.ts';
 
 /**
@@ -67,7 +67,8 @@ interface QueryTerms {
   weights: Map<string, number>;
   totalWeight: number;
   pairs: Set<string>;
-  words: Set<string>;
+  /** Its distinct words, each between spaces, as a sentence's `spacedWords` holds them. */
+  spacedWords: string[];
   /** Every term of the query: an answer is something it does not already hold. */
   known: Set<string>;
   /** The terms of the names the query uses: a name ending in one is no answer. */
@@ -75,24 +76,6 @@ interface QueryTerms {
   answerKind: AnswerKind;
   /** The content words that have word vectors, to find in other words. */
   asked: AskedWord[];
-}
-
-interface SentenceTerms {
-  text: string;
-  terms: string[];
-  termSet: Set<string>;
-  words: Set<string>;
-}
-
-interface PassageTerms {
-  all: Set<string>;
-  headings: Set<string>;
-  sentences: SentenceTerms[];
-  paragraphs: Set<string>[];
-  /** How often each term occurs in the passage's sentences. */
-  counts: Map<string, number>;
-  /** Its content terms, repeats included. */
-  length: number;
 }
 
 /**
@@ -130,39 +113,13 @@ function queryTerms(
     weights,
     totalWeight: [...weights.values()].reduce((sum, weight) => sum + weight, 0),
     pairs,
-    words: new Set(queryWords),
+    spacedWords: [...new Set(queryWords)].map((word) => ` ${word} `),
     known: new Set(queryWords.map(term)),
     names: questionNames(whole),
     // A statement asks for nothing: its "where" or "when" is a relative word (query-form.ts).
     answerKind: isQuestion(query) ? answerKind(query) : 'other',
     asked: askedWords(whole, (term) => weights.get(term) ?? 0),
   };
-}
-
-function passageTerms(hit: ChunkHit): PassageTerms {
-  const headings = new Set(contentTerms(hit.headings.join('\n')));
-  // Each paragraph's sentences, read once for both: `sentences` reads no unit across a paragraph break.
-  const byParagraph = paragraphs(hit.text).map((paragraph) =>
-    sentences(paragraph).map((text) => {
-      // contentTerms(text), from the words already read.
-      const sentenceWords = words(text);
-      const terms = sentenceWords.filter((word) => !isStopWord(word)).map(term);
-      return { text, terms, termSet: new Set(terms), words: new Set(sentenceWords) };
-    }),
-  );
-  const split = byParagraph.flat();
-  const all = new Set(headings);
-  const counts = new Map<string, number>();
-  let length = 0;
-  for (const sentence of split) {
-    for (const term of sentence.terms) {
-      all.add(term);
-      counts.set(term, (counts.get(term) ?? 0) + 1);
-      length++;
-    }
-  }
-  const blocks = byParagraph.map((paragraph) => new Set(paragraph.flatMap((sentence) => sentence.terms)));
-  return { all, headings, sentences: split, paragraphs: blocks, counts, length };
 }
 
 function share(terms: QueryTerms, held: (term: string) => boolean): number {
@@ -188,7 +145,7 @@ function passageSignals(
   passage.sentences.forEach((sentence, position) => {
     const holds = (term: string) => sentence.termSet.has(term);
     const coverage = share(terms, holds);
-    const near = nearness(terms.asked, sentence.words);
+    const near = nearness(terms.asked, sentence.rows);
     near.forEach((value, index) => {
       passageNearness[index] = Math.max(passageNearness[index]!, value);
     });
@@ -207,7 +164,7 @@ function passageSignals(
       : coverage;
     windowCoverage = Math.max(windowCoverage, window);
     proximity = Math.max(proximity, closeness(sentence.terms, terms));
-    wording = Math.max(wording, heldShare(terms.words, sentence.words));
+    wording = Math.max(wording, heldShare(terms.spacedWords, sentence.spacedWords));
   });
   return {
     fused,
@@ -260,11 +217,11 @@ function closeness(sentence: string[], terms: QueryTerms): number {
   return (held.size / terms.weights.size) * (held.size / (last - first + 1));
 }
 
-function heldShare(wanted: Set<string>, held: Set<string>): number {
-  if (wanted.size === 0) return 0;
+function heldShare(spacedWords: string[], spacedSentence: string): number {
+  if (spacedWords.length === 0) return 0;
   let count = 0;
-  for (const word of wanted) if (held.has(word)) count++;
-  return count / wanted.size;
+  for (const word of spacedWords) if (spacedSentence.includes(word)) count++;
+  return count / spacedWords.length;
 }
 
 function phrasesKept(passage: PassageTerms, pairs: Set<string>): number {

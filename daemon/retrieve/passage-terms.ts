@@ -1,0 +1,92 @@
+/**
+ * What the reranker reads of a passage whatever the query: its sentences, terms and word-vector rows. Reading
+ * them is most of a rerank's work (50 passages of 768 tokens a query), and the passages of one knowledge base
+ * come back query after query, so each is read once and kept while it keeps being asked for.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ChunkHit } from '../store/chunk-index.ts';
+import { vectorRows } from '../text/meaning-match.ts';
+import { paragraphs, sentences } from '../text/sentences.ts';
+import { contentTerms, isStopWord, term, words } from '../text/words.ts';
+
+export interface SentenceTerms {
+  text: string;
+  terms: string[];
+  termSet: Set<string>;
+  /**
+   * Its words, function words too, each between spaces (" in the 1990s "): `includes(" word ")` finds one. A set
+   * of them would take a third of a cached passage's memory.
+   */
+  spacedWords: string;
+  /** The word-vector rows of its content words, each once. */
+  rows: Int32Array;
+}
+
+export interface PassageTerms {
+  all: Set<string>;
+  headings: Set<string>;
+  sentences: SentenceTerms[];
+  paragraphs: Set<string>[];
+  /** How often each term occurs in the passage's sentences. */
+  counts: Map<string, number>;
+  /** Its content terms, repeats included. */
+  length: number;
+}
+
+/**
+ * Passages kept, by the characters of their text: about 300 chunks of 768 tokens, six queries' candidates
+ * (a conversation's topic, or a whole small knowledge base), in about 19 MB: a passage's reading takes about 19
+ * bytes per character of its text.
+ */
+const CACHED_CHARACTERS = 1_000_000;
+
+/**
+ * Keyed by the text itself, not the chunk's id: the reading is a function of the text and headings alone, so a
+ * key can never name a stale reading, whatever wrote the hit.
+ */
+const cache = new LRUCache<string, PassageTerms>({
+  maxSize: CACHED_CHARACTERS,
+  sizeCalculation: (_reading, key) => Math.max(1, key.length),
+});
+
+export function passageTerms(hit: Pick<ChunkHit, 'text' | 'headings'>): PassageTerms {
+  const key = `${hit.headings.join('\n')}\u0000${hit.text}`;
+  let reading = cache.get(key);
+  if (!reading) {
+    reading = readPassage(hit);
+    cache.set(key, reading);
+  }
+  return reading;
+}
+
+function readPassage(hit: Pick<ChunkHit, 'text' | 'headings'>): PassageTerms {
+  const headings = new Set(contentTerms(hit.headings.join('\n')));
+  // Each paragraph's sentences, read once for both: `sentences` reads no unit across a paragraph break.
+  const byParagraph = paragraphs(hit.text).map((paragraph) =>
+    sentences(paragraph).map((text): SentenceTerms => {
+      // contentTerms(text), from the words already read.
+      const sentenceWords = words(text);
+      const terms = sentenceWords.filter((word) => !isStopWord(word)).map(term);
+      return {
+        text,
+        terms,
+        termSet: new Set(terms),
+        spacedWords: ` ${sentenceWords.join(' ')} `,
+        rows: vectorRows(sentenceWords),
+      };
+    }),
+  );
+  const split = byParagraph.flat();
+  const all = new Set(headings);
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const sentence of split) {
+    for (const term of sentence.terms) {
+      all.add(term);
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+      length++;
+    }
+  }
+  const blocks = byParagraph.map((paragraph) => new Set(paragraph.flatMap((sentence) => sentence.terms)));
+  return { all, headings, sentences: split, paragraphs: blocks, counts, length };
+}
