@@ -6,13 +6,16 @@
  *
  * The fit maximises, over queries with both relevant and other candidates, the softmax probability of the relevant
  * ones among the query's candidates: what rank 1 needs, unlike a loss over pairs, which also pays for order far
- * below the top.
+ * below the top. The answer share's weight is fitted the same way after them, on the training questions' first
+ * passages as the fitted signals order them.
  */
 import { createHashedEmbedder } from '../daemon/embed/hashed.ts';
 import { DEFAULT_OVERLAP_TOKENS, DEFAULT_TARGET_TOKENS } from '../daemon/ingest/chunk.ts';
+import { answerShares } from '../daemon/respond/answer-shares.ts';
 import { DEFAULT_FUSION, fuse } from '../daemon/retrieve/fusion.ts';
 import { isQuestion } from '../daemon/retrieve/query-form.ts';
 import {
+  ANSWER_DEPTH,
   DEFAULT_RERANK,
   type RerankModel,
   type RerankWeights,
@@ -92,10 +95,10 @@ function lossGradient(examples: Example[], weights: number[]): number[] {
 }
 
 /**
- * Adam on the standardised signals, then mapped back to weights of the raw signals. Centring shifts every
+ * Adam on the standardised features, then mapped back to weights of the raw features. Centring shifts every
  * candidate of a query by the same amount, so dropping it changes no ranking.
  */
-function fitWeights(examples: Example[]): RerankWeights {
+function fitLinear(examples: Example[]): number[] {
   // On one scale: plain gradient descent on the raw signals, whose spreads differ tenfold, had not converged after
   // 600 steps (SQuAD held-out hit@1 0.873 against 0.880 converged).
   const { means, deviations } = standardisation(examples.flatMap(({ features }) => features));
@@ -103,7 +106,7 @@ function fitWeights(examples: Example[]): RerankWeights {
     features: features.map((row) => row.map((value, index) => (value - means[index]!) / deviations[index]!)),
     relevant,
   }));
-  const weights = SIGNAL_NAMES.map(() => 0);
+  const weights = means.map(() => 0);
   const firstMoments = weights.map(() => 0);
   const secondMoments = weights.map(() => 0);
   for (let step = 1; step <= STEPS; step++) {
@@ -116,11 +119,42 @@ function fitWeights(examples: Example[]): RerankWeights {
       weights[index]! -= (LEARNING_RATE * first) / (Math.sqrt(second) + 1e-8);
     });
   }
+  return weights.map((weight, index) => weight / deviations[index]!);
+}
+
+function fitWeights(examples: Example[]): RerankWeights {
+  const weights = fitLinear(examples);
   const fitted = { ...DEFAULT_RERANK.questions };
   SIGNAL_NAMES.forEach((name, index) => {
-    fitted[name] = Math.round((weights[index]! / deviations[index]!) * 100) / 100;
+    fitted[name] = Math.round(weights[index]! * 100) / 100;
   });
   return fitted;
+}
+
+/**
+ * The weight of the answer share against the signals' score (rerank.ts `answerShare`), fitted on the training
+ * questions' first passages as the signals order them: what the second look can change.
+ */
+function fitAnswerShare(prepared: Prepared[], model: Omit<RerankModel, 'answerShare'>): number {
+  const examples = prepared.flatMap(({ set, queries }) =>
+    queries
+      .filter(({ question }) => !isHeldOut(set, question) && isQuestion(question.text))
+      .flatMap(({ question, fused }): Example[] => {
+        const head = rerank(question.text, fused, { ...model, answerShare: 0 }).slice(0, ANSWER_DEPTH);
+        const relevant = head.map((hit) =>
+          isHit(set, question, { documentId: hit.sourceId, text: hit.text }),
+        );
+        if (!relevant.includes(true) || !relevant.includes(false)) return [];
+        const shares = answerShares(
+          question.text,
+          undefined,
+          head.map((hit) => hit.text),
+        );
+        return [{ features: head.map((hit, position) => [hit.score, shares[position]!]), relevant }];
+      }),
+  );
+  const [score, share] = fitLinear(examples);
+  return Math.round((share! / score!) * 1000) / 1000;
 }
 
 function trainingExamples(prepared: Prepared[], questions: boolean) {
@@ -150,10 +184,11 @@ function figures(prepared: Prepared[], model: RerankModel | false) {
 }
 
 const prepared = [await prepare('squad'), await prepare('scifact')];
-const model: RerankModel = {
+const signalWeights = {
   questions: fitWeights(trainingExamples(prepared, true)),
   statements: fitWeights(trainingExamples(prepared, false)),
 };
+const model: RerankModel = { ...signalWeights, answerShare: fitAnswerShare(prepared, signalWeights) };
 console.log(
   JSON.stringify({ model, reranked: figures(prepared, model), fused: figures(prepared, false) }, null, 2),
 );

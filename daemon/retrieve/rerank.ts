@@ -1,3 +1,4 @@
+import { answerShares } from '../respond/answer-shares.ts';
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { isQuestion } from './query-form.ts';
 import { type RerankSignals, rerankSignals, SIGNAL_NAMES } from './rerank-signals.ts';
@@ -14,13 +15,19 @@ export type RerankWeights = RerankSignals;
 export interface RerankModel {
   questions: RerankWeights;
   statements: RerankWeights;
+  /**
+   * How much a question's best `ANSWER_DEPTH` passages move by their share of the sentence model's answer
+   * (respond/answer-shares.ts), against the signals' score of 1: a score becomes (score + w × share) / (1 + w).
+   * The share is the sentence model's output, so a retrained model (bench/train-responder.ts) wants it refitted.
+   */
+  answerShare: number;
 }
 
 /**
  * Fitted by `node bench/retrieval-fit-rerank.ts` (a softmax over each query's candidates, the likelihood of the
  * relevant ones maximised) on training queries only, over 768-token chunks: questions on the training articles of
- * SQuAD, statements on SciFact's train claims. On the held-out articles and dev claims: SQuAD hit@1 0.888 (fusion
- * alone 0.824), SciFact nDCG@10 0.775 (0.756).
+ * SQuAD, statements on SciFact's train claims. On the held-out articles and dev claims: SQuAD hit@1 0.894 (0.888
+ * without the answer share, fusion alone 0.824), SciFact nDCG@10 0.775 (0.756).
  *
  * A statement's weights lean on the passage as a whole: SciFact's passages are a title and an abstract, and the
  * fit favours one whose words come from both (coverage up, the best paragraph's share down) and that repeats them
@@ -57,6 +64,7 @@ export const DEFAULT_RERANK: RerankModel = {
     paragraphCoverage: -10.7,
     termFrequency: 3.62,
   },
+  answerShare: 0.087,
 };
 
 /**
@@ -64,6 +72,13 @@ export const DEFAULT_RERANK: RerankModel = {
  * 0.853 at 50 and at 100 candidates) and cost twice the time (10 ms a query for 100 passages of 512 tokens).
  */
 const RERANK_DEPTH = 50;
+/**
+ * A question's best passages by the signals are weighed again by the sentence model, which reads whether a
+ * sentence says what is asked (a name for "who", its words near the question's): about 0.6 ms a passage, so only
+ * the first 10. It lifted SQuAD held-out hit@1 from 0.888 to 0.894, and the training questions' from 0.894 to
+ * 0.903; looking again at the first 20 did no better.
+ */
+export const ANSWER_DEPTH = 10;
 /** The weights for a query of this form (a follow-up's own message decides it, not the question it follows). */
 export function weightsFor(query: string, model: RerankModel): RerankWeights {
   return isQuestion(query) ? model.questions : model.statements;
@@ -85,13 +100,39 @@ export function rerank(
   const weights = weightsFor(query, model);
   const reranked = head
     .map((hit, position) => ({ ...hit, score: combine(signals[position]!, weights) }))
-    .sort((left, right) => right.score - left.score);
-  // Below the reranked head, in fused order, and never above it.
-  const floor = Math.min(...reranked.map((hit) => hit.score));
-  return [
-    ...reranked,
-    ...hits.slice(RERANK_DEPTH).map((hit) => ({ ...hit, score: Math.min(hit.score, floor) })),
-  ];
+    .sort(byScore);
+  const ordered =
+    isQuestion(query) && model.answerShare > 0
+      ? byAnswer(query, context, reranked, model.answerShare)
+      : reranked;
+  return [...ordered, ...below(ordered, hits.slice(RERANK_DEPTH))];
+}
+
+/** The first `ANSWER_DEPTH` hits ordered again with their answer shares weighed in, the rest below them. */
+function byAnswer(
+  query: string,
+  context: string | undefined,
+  ranked: ChunkHit[],
+  weight: number,
+): ChunkHit[] {
+  const head = ranked.slice(0, ANSWER_DEPTH);
+  const shares = answerShares(
+    query,
+    context,
+    head.map((hit) => hit.text),
+  );
+  const rescored = head
+    .map((hit, position) => ({ ...hit, score: (hit.score + weight * shares[position]!) / (1 + weight) }))
+    .sort(byScore);
+  return [...rescored, ...below(rescored, ranked.slice(ANSWER_DEPTH))];
+}
+
+const byScore = (left: ChunkHit, right: ChunkHit) => right.score - left.score;
+
+/** Hits in their own order under a reordered head, and never scored above it. */
+function below(head: ChunkHit[], rest: ChunkHit[]): ChunkHit[] {
+  const floor = Math.min(...head.map((hit) => hit.score));
+  return rest.map((hit) => ({ ...hit, score: Math.min(hit.score, floor) }));
 }
 
 /**

@@ -139,3 +139,43 @@ describe('rerank', () => {
     expect(ranked[50]!.score).toBeLessThanOrEqual(ranked[49]!.score);
   });
 });
+
+describe("rerank's second look at a question's first passages", () => {
+  const question = 'Who designed the tower?';
+  const restating = hit(
+    'restating',
+    'The tower was designed well. The design of the tower was praised by all who saw the tower.',
+    1,
+  );
+  const naming = hit('naming', 'It was designed by Gustave Eiffel, as was the tower.', 0.5);
+  const without = { ...DEFAULT_RERANK, answerShare: 0 };
+  const decisive = { ...DEFAULT_RERANK, answerShare: 100 };
+
+  it("moves a passage by the sentence model's answer share", () => {
+    expect(rerank(question, [restating, naming], without)[0]!.sourceId).toBe('restating');
+    const ranked = rerank(question, [restating, naming], decisive);
+    expect(ranked.map((item) => item.sourceId)).toEqual(['naming', 'restating']);
+    for (const item of ranked) expect(item.score).toBeLessThanOrEqual(1);
+  });
+
+  it('leaves a statement to its signals', () => {
+    const statement = 'The tower was designed by an engineer.';
+    expect(rerank(statement, [restating, naming], decisive)).toEqual(
+      rerank(statement, [restating, naming], without),
+    );
+  });
+
+  it('looks again at the first 10 only, and keeps the rest below them in their order', () => {
+    const filler = Array.from({ length: 12 }, (_, index) =>
+      hit(`f${index}`, `The tower was designed with care, part ${index}.`, 1 - index / 100),
+    );
+    const ranked = rerank(question, [...filler, naming], decisive);
+    const firstLook = rerank(question, [...filler, naming], without);
+    const looked = new Set(firstLook.slice(0, 10).map((item) => item.sourceId));
+    expect(new Set(ranked.slice(0, 10).map((item) => item.sourceId))).toEqual(looked);
+    expect(ranked.slice(10).map((item) => item.sourceId)).toEqual(
+      firstLook.slice(10).map((item) => item.sourceId),
+    );
+    expect(ranked[10]!.score).toBeLessThanOrEqual(ranked[9]!.score);
+  });
+});
