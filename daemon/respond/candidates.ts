@@ -1,4 +1,5 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
+import { cachedReader } from '../text/reading-cache.ts';
 import { RECORD_LINE, sentences } from '../text/sentences.ts';
 import { isStopWord, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
@@ -34,11 +35,7 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const passage of passages) {
-    const all = sentences(passage.text);
-    const title = passageTitle(all);
-    const titleStems = title === undefined ? [] : contentStems(title);
-    const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
-    const stems = split.map((sentence) => contentStems(sentence));
+    const { split, stems, title, titleStems, headings } = readPassage(passage.text);
     let position = 0;
     const firstTime = (sentence: string): boolean => {
       const key = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
@@ -62,10 +59,8 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         ...(following === undefined ? {} : { following }),
       });
     });
-    for (const heading of all.filter((sentence) => HEADING.test(sentence))) {
-      const sentence = heading.replace(HEADING, '').trim();
+    for (const { sentence, sequence } of headings) {
       if (!firstTime(sentence)) continue;
-      const sequence = contentStems(sentence);
       const none = new Set<string>();
       candidates.push({
         passage,
@@ -81,6 +76,36 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   }
   return candidates;
 }
+
+/** What is read of a passage's text alone, whatever the question. */
+interface PassageReading {
+  /** Its whole sentences but headings, and each one's content stems. */
+  split: string[];
+  stems: string[][];
+  title: string | undefined;
+  titleStems: string[];
+  /** Its Markdown headings without their #'s, and their stems. */
+  headings: { sentence: string; sequence: string[] }[];
+}
+
+/** About 7 bytes a character of the text; the reranker reads the same passages again for its answer shares. */
+const readPassage = cachedReader((text): PassageReading => {
+  const all = sentences(text);
+  const title = passageTitle(all);
+  const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
+  return {
+    split,
+    stems: split.map((sentence) => contentStems(sentence)),
+    title,
+    titleStems: title === undefined ? [] : contentStems(title),
+    headings: all
+      .filter((sentence) => HEADING.test(sentence))
+      .map((heading) => {
+        const sentence = heading.replace(HEADING, '').trim();
+        return { sentence, sequence: contentStems(sentence) };
+      }),
+  };
+});
 
 const HEADING = /^#{1,6}\s/;
 /** A first line this short, without a final stop, titles what follows (a slide's title, a form's heading). */

@@ -3,9 +3,9 @@
  * them is most of a rerank's work (50 passages of 768 tokens a query), and the passages of one knowledge base
  * come back query after query, so each is read once and kept while it keeps being asked for.
  */
-import { LRUCache } from 'lru-cache';
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { vectorRows } from '../text/meaning-match.ts';
+import { cachedReader } from '../text/reading-cache.ts';
 import { paragraphs, sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
 
@@ -33,36 +33,22 @@ export interface PassageTerms {
   length: number;
 }
 
-/**
- * Passages kept, by the characters of their text: about 300 chunks of 768 tokens, six queries' candidates
- * (a conversation's topic, or a whole small knowledge base), in about 19 MB: a passage's reading takes about 19
- * bytes per character of its text.
- */
-const CACHED_CHARACTERS = 1_000_000;
+const HEADINGS_END = '\u0000';
 
-/**
- * Keyed by the text itself, not the chunk's id: the reading is a function of the text and headings alone, so a
- * key can never name a stale reading, whatever wrote the hit.
- */
-const cache = new LRUCache<string, PassageTerms>({
-  maxSize: CACHED_CHARACTERS,
-  sizeCalculation: (_reading, key) => Math.max(1, key.length),
+/** A passage's reading, keyed by its headings and its text: about 21 bytes a character of the text. */
+const readPassage = cachedReader((key) => {
+  const end = key.indexOf(HEADINGS_END);
+  return read(key.slice(end + 1), key.slice(0, end));
 });
 
 export function passageTerms(hit: Pick<ChunkHit, 'text' | 'headings'>): PassageTerms {
-  const key = `${hit.headings.join('\n')}\u0000${hit.text}`;
-  let reading = cache.get(key);
-  if (!reading) {
-    reading = readPassage(hit);
-    cache.set(key, reading);
-  }
-  return reading;
+  return readPassage(`${hit.headings.join('\n')}${HEADINGS_END}${hit.text}`);
 }
 
-function readPassage(hit: Pick<ChunkHit, 'text' | 'headings'>): PassageTerms {
-  const headings = new Set(contentTerms(hit.headings.join('\n')));
+function read(text: string, headingLines: string): PassageTerms {
+  const headings = new Set(contentTerms(headingLines));
   // Each paragraph's sentences, read once for both: `sentences` reads no unit across a paragraph break.
-  const byParagraph = paragraphs(hit.text).map((paragraph) =>
+  const byParagraph = paragraphs(text).map((paragraph) =>
     sentences(paragraph).map((text): SentenceTerms => {
       // contentTerms(text), from the words already read.
       const sentenceWords = words(text);
