@@ -12,7 +12,8 @@ export interface Candidate {
   /** Position among the passage's candidate sentences. */
   position: number;
   stems: Set<string>;
-  sequence: string[];
+  /** Kept between queries with the passage's reading (reading-cache.ts), so read-only. */
+  sequence: readonly string[];
   /** What the sentence leans on: the sentence before it and the title it sits under. */
   previous: Set<string>;
   next: Set<string>;
@@ -33,41 +34,43 @@ export interface Candidate {
  */
 export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const seen = new Set<string>();
+  const firstTime = ({ key }: SentenceReading): boolean => {
+    if (key === undefined || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
   const candidates: Candidate[] = [];
   for (const passage of passages) {
-    const { split, stems, title, titleStems, headings } = readPassage(passage.text);
+    const { split, title, titleStems, headings } = readPassage(passage);
     let position = 0;
-    const firstTime = (sentence: string): boolean => {
-      const key = sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
-      if (seen.has(key) || words(sentence).length < 3) return false;
-      seen.add(key);
-      return true;
-    };
     split.forEach((sentence, index) => {
       if (!firstTime(sentence)) return;
-      const following = split[index + 1];
+      const following = split[index + 1]?.text;
       candidates.push({
         passage,
-        sentence,
+        sentence: sentence.text,
         position: position++,
-        stems: new Set(stems[index]),
-        sequence: stems[index]!,
-        previous: new Set([...(stems[index - 1] ?? []), ...(sentence === title ? [] : titleStems)]),
-        next: new Set(stems[index + 1] ?? []),
+        stems: new Set(sentence.stems),
+        sequence: sentence.stems,
+        previous: new Set([
+          ...(split[index - 1]?.stems ?? []),
+          ...(sentence.text === title ? [] : titleStems),
+        ]),
+        next: new Set(split[index + 1]?.stems ?? []),
         // A `label: value` first line is a record, not a title.
-        heading: sentence === title && !RECORD_LINE.test(sentence),
+        heading: sentence.text === title && !RECORD_LINE.test(sentence.text),
         ...(following === undefined ? {} : { following }),
       });
     });
-    for (const { sentence, sequence } of headings) {
-      if (!firstTime(sentence)) continue;
+    for (const heading of headings) {
+      if (!firstTime(heading)) continue;
       const none = new Set<string>();
       candidates.push({
         passage,
-        sentence,
+        sentence: heading.text,
         position: position++,
-        stems: new Set(sequence),
-        sequence,
+        stems: new Set(heading.stems),
+        sequence: heading.stems,
         previous: none,
         next: none,
         heading: true,
@@ -77,35 +80,56 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   return candidates;
 }
 
-/** What is read of a passage's text alone, whatever the question. */
-interface PassageReading {
-  /** Its whole sentences but headings, and each one's content stems. */
-  split: string[];
-  stems: string[][];
-  title: string | undefined;
-  titleStems: string[];
-  /** Its Markdown headings without their #'s, and their stems. */
-  headings: { sentence: string; sequence: string[] }[];
+/** A sentence as read whatever the question. */
+interface SentenceReading {
+  readonly text: string;
+  readonly stems: readonly string[];
+  /** The sentence, case and punctuation aside, to meet its repeats by; none when it is too short to answer. */
+  readonly key: string | undefined;
 }
 
-/** About 7 bytes a character of the text; the reranker reads the same passages again for its answer shares. */
-const readPassage = cachedReader((text): PassageReading => {
+/** What is read of a passage's text alone, whatever the question. */
+interface PassageReading {
+  /** Its whole sentences but headings. */
+  readonly split: readonly SentenceReading[];
+  readonly title: string | undefined;
+  readonly titleStems: readonly string[];
+  /** Its Markdown headings without their #'s. */
+  readonly headings: readonly SentenceReading[];
+}
+
+/** About 7 to 9 bytes a character of the text; the reranker reads the same passages again for its answer shares. */
+const readPassage = cachedReader(
+  (passage: ContextPassage) => passage.text,
+  (passage): PassageReading => readText(passage.text),
+);
+
+function readText(text: string): PassageReading {
   const all = sentences(text);
   const title = passageTitle(all);
-  const split = wholeSentences(all.filter((sentence) => !HEADING.test(sentence)));
   return {
-    split,
-    stems: split.map((sentence) => contentStems(sentence)),
+    split: wholeSentences(all.filter((sentence) => !HEADING.test(sentence))).map(readSentence),
     title,
     titleStems: title === undefined ? [] : contentStems(title),
     headings: all
       .filter((sentence) => HEADING.test(sentence))
-      .map((heading) => {
-        const sentence = heading.replace(HEADING, '').trim();
-        return { sentence, sequence: contentStems(sentence) };
-      }),
+      .map((heading) => readSentence(heading.replace(HEADING, '').trim())),
   };
-});
+}
+
+/** A candidate has three words at least. */
+const SHORTEST_CANDIDATE = 3;
+
+function readSentence(text: string): SentenceReading {
+  return {
+    text,
+    stems: contentStems(text),
+    key:
+      words(text).length < SHORTEST_CANDIDATE
+        ? undefined
+        : text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '),
+  };
+}
 
 const HEADING = /^#{1,6}\s/;
 /** A first line this short, without a final stop, titles what follows (a slide's title, a form's heading). */

@@ -10,7 +10,7 @@ import { contentStems, isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
-import type { SentenceScorer } from './sentence-model.ts';
+import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
 import type {
@@ -191,12 +191,12 @@ export function composeFindings(
  * candidates, as the model was trained.
  */
 function supportingFindings(findings: Finding[], best: Finding, composition: Composition): Finding[] {
-  const normaliser = findings.reduce((sum, finding) => sum + Math.exp(finding.score - best.score), 0);
-  const probability = (finding: Finding): number => Math.exp(finding.score - best.score) / normaliser;
+  const probabilities = softmaxShares(findings.map((finding) => finding.score));
   const chosen = [best];
-  let held = probability(best);
+  let held = probabilities[0]!;
   let budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
-  for (const finding of findings.slice(1)) {
+  for (const [position, finding] of findings.entries()) {
+    if (position === 0) continue;
     if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
     if (finding.score < composition.supportingScore) break;
     const length = wordCount(finding.candidate.sentence);
@@ -207,7 +207,7 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
     )
       continue;
     chosen.push(finding);
-    held += probability(finding);
+    held += probabilities[position]!;
     budget -= length;
   }
   return chosen.slice(1);

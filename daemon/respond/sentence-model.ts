@@ -21,6 +21,14 @@ export function sentenceScore(scorer: SentenceScorer, features: readonly number[
   return score;
 }
 
+/** Each logit's share of one softmax over them all: how likely the model finds each candidate the answer. */
+export function softmaxShares(scores: readonly number[]): number[] {
+  const best = Math.max(...scores);
+  const weights = scores.map((score) => Math.exp(score - best));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => weight / total);
+}
+
 export function dot(weights: readonly number[], features: readonly number[]): number {
   let sum = 0;
   for (let index = 0; index < features.length; index++) sum += (weights[index] ?? 0) * features[index]!;

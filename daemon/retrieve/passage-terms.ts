@@ -9,41 +9,36 @@ import { cachedReader } from '../text/reading-cache.ts';
 import { paragraphs, sentences } from '../text/sentences.ts';
 import { contentTerms, isStopWord, term, words } from '../text/words.ts';
 
+/** Kept between queries (reading-cache.ts), so read-only. */
 export interface SentenceTerms {
-  text: string;
-  terms: string[];
-  termSet: Set<string>;
+  readonly text: string;
+  readonly terms: readonly string[];
+  readonly termSet: ReadonlySet<string>;
   /**
    * Its words, function words too, each between spaces (" in the 1990s "): `includes(" word ")` finds one. A set
    * of them would take a third of a cached passage's memory.
    */
-  spacedWords: string;
+  readonly spacedWords: string;
   /** The word-vector rows of its content words, each once. */
-  rows: Int32Array;
+  readonly rows: Int32Array;
 }
 
 export interface PassageTerms {
-  all: Set<string>;
-  headings: Set<string>;
-  sentences: SentenceTerms[];
-  paragraphs: Set<string>[];
+  readonly all: ReadonlySet<string>;
+  readonly headings: ReadonlySet<string>;
+  readonly sentences: readonly SentenceTerms[];
+  readonly paragraphs: readonly ReadonlySet<string>[];
   /** How often each term occurs in the passage's sentences. */
-  counts: Map<string, number>;
+  readonly counts: ReadonlyMap<string, number>;
   /** Its content terms, repeats included. */
-  length: number;
+  readonly length: number;
 }
 
-const HEADINGS_END = '\u0000';
-
-/** A passage's reading, keyed by its headings and its text: about 21 bytes a character of the text. */
-const readPassage = cachedReader((key) => {
-  const end = key.indexOf(HEADINGS_END);
-  return read(key.slice(end + 1), key.slice(0, end));
-});
-
-export function passageTerms(hit: Pick<ChunkHit, 'text' | 'headings'>): PassageTerms {
-  return readPassage(`${hit.headings.join('\n')}${HEADINGS_END}${hit.text}`);
-}
+/** A passage's reading: about 21 bytes a character of its text. */
+export const passageTerms = cachedReader(
+  (hit: Pick<ChunkHit, 'text' | 'headings'>) => `${hit.headings.join('\n')}\u0000${hit.text}`,
+  (hit) => read(hit.text, hit.headings.join('\n')),
+);
 
 function read(text: string, headingLines: string): PassageTerms {
   const headings = new Set(contentTerms(headingLines));

@@ -203,7 +203,7 @@ function termFrequency(passage: PassageTerms, terms: QueryTerms, meanLength: num
 }
 
 /** The share of the query's terms a sentence holds, times how densely: both 1 when they stand side by side. */
-function closeness(sentence: string[], terms: QueryTerms): number {
+function closeness(sentence: readonly string[], terms: QueryTerms): number {
   let first = -1;
   let last = -1;
   const held = new Set<string>();

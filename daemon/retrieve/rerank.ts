@@ -108,7 +108,10 @@ export function rerank(
   return [...ordered, ...below(ordered, hits.slice(RERANK_DEPTH))];
 }
 
-/** The first `ANSWER_DEPTH` hits ordered again with their answer shares weighed in, the rest below them. */
+/**
+ * The first `ANSWER_DEPTH` hits ordered again with their answer shares weighed in; the rest scored as if their
+ * share were 0, which keeps them below the first (a first hit scored h ≥ r scores at least r / (1 + w)), apart.
+ */
 function byAnswer(
   query: string,
   context: string | undefined,
@@ -124,7 +127,8 @@ function byAnswer(
   const rescored = head
     .map((hit, position) => ({ ...hit, score: (hit.score + weight * shares[position]!) / (1 + weight) }))
     .sort(byScore);
-  return [...rescored, ...below(rescored, ranked.slice(ANSWER_DEPTH))];
+  const rest = ranked.slice(ANSWER_DEPTH).map((hit) => ({ ...hit, score: hit.score / (1 + weight) }));
+  return [...rescored, ...rest];
 }
 
 const byScore = (left: ChunkHit, right: ChunkHit) => right.score - left.score;

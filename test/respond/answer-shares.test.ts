@@ -16,10 +16,11 @@ describe('answerShares', () => {
   });
 
   it('reads a follow-up with the question it follows', () => {
-    const alone = answerShares('And who designed it?', undefined, texts);
-    const followed = answerShares('And who designed it?', 'When was the tower finished?', texts);
-    expect(followed[1]).toBeGreaterThan(followed[2]!);
-    expect(followed).not.toEqual(alone);
+    const finished = ['The bridge was finished in 1820.', 'The tower was finished in 1889.'];
+    const alone = answerShares('And when was it finished?', undefined, finished);
+    expect(alone[0]).toBeCloseTo(alone[1]!);
+    const followed = answerShares('And when was it finished?', 'Who designed the tower?', finished);
+    expect(followed[1]).toBeGreaterThan(0.9);
   });
 
   it('gives nothing when the question has no words to match', () => {

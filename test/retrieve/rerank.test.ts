@@ -177,5 +177,20 @@ describe("rerank's second look at a question's first passages", () => {
       firstLook.slice(10).map((item) => item.sourceId),
     );
     expect(ranked[10]!.score).toBeLessThanOrEqual(ranked[9]!.score);
+    // Scaled, not floored: those below keep scores apart, as the signals scored them.
+    const below = ranked.slice(10).map((item) => item.score);
+    expect(new Set(below).size).toBe(below.length);
+    expect(below).toEqual(firstLook.slice(10).map((item) => item.score / (1 + decisive.answerShare)));
+  });
+
+  it("reads a follow-up's answer shares with the question it follows", () => {
+    const bridge = hit('bridge', 'The bridge was finished in 1820.', 1);
+    const tower = hit('tower', 'The tower was finished in 1889.', 1);
+    const followUp = 'And when was it finished?';
+    // Alone the question fits both alike; read with the question before, the model finds one answer.
+    const [first, second] = rerank(followUp, [bridge, tower], decisive, 'Who designed the tower?');
+    expect(first!.sourceId).toBe('tower');
+    expect(first!.score - second!.score).toBeGreaterThan(0.5);
+    expect(rerank(followUp, [tower, bridge], decisive, 'Who built the bridge?')[0]!.sourceId).toBe('bridge');
   });
 });

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { candidateSentences } from '../../daemon/respond/candidates.ts';
+import type { ContextPassage } from '../../daemon/respond/types.ts';
+import { term } from '../../daemon/text/words.ts';
+
+function passage(text: string, number = 1): ContextPassage {
+  return { sourceId: `s${number}`, sourceName: `s${number}.md`, page: 1, text, score: 1, number };
+}
+
+describe('candidateSentences', () => {
+  const text =
+    '# The Bell Rock Lighthouse\n\nThe lighthouse was finished in 1810. It was built by Robert Stevenson.';
+
+  it('reads whole sentences with what they lean on, and the heading after them', () => {
+    const candidates = candidateSentences([passage(text)]);
+    expect(candidates.map((candidate) => candidate.sentence)).toEqual([
+      'The lighthouse was finished in 1810.',
+      'It was built by Robert Stevenson.',
+      'The Bell Rock Lighthouse',
+    ]);
+    expect(candidates[1]!.previous.has(term('finished'))).toBe(true);
+    expect(candidates[1]!.previous.has(term('bell'))).toBe(true);
+    expect(candidates[2]!.heading).toBe(true);
+  });
+
+  it('gives the same candidates for a passage read before, each passage its own, and a repeat once', () => {
+    const first = candidateSentences([passage(text)]);
+    const again = candidateSentences([passage(text)]);
+    expect(again.map(({ passage: _, ...rest }) => rest)).toEqual(
+      first.map(({ passage: _, ...rest }) => rest),
+    );
+    const twice = candidateSentences([passage(text, 1), passage(text, 2)]);
+    expect(twice).toHaveLength(first.length);
+    expect(twice.every((candidate) => candidate.passage.number === 1)).toBe(true);
+  });
+});
