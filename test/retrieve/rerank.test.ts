@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { combine, DEFAULT_RERANK, rerank, rerankSignals, weightsFor } from '../../daemon/retrieve/rerank.ts';
+import {
+  ANSWER_DEPTH,
+  combine,
+  DEFAULT_RERANK,
+  rerank,
+  rerankSignals,
+  weightsFor,
+} from '../../daemon/retrieve/rerank.ts';
 import type { ChunkHit } from '../../daemon/store/chunk-index.ts';
 
 function hit(sourceId: string, text: string, score: number, headings: string[] = []): ChunkHit {
@@ -165,22 +172,24 @@ describe("rerank's second look at a question's first passages", () => {
     );
   });
 
-  it('looks again at the first 10 only, and keeps the rest below them in their order', () => {
-    const filler = Array.from({ length: 12 }, (_, index) =>
+  it('looks again at the first ANSWER_DEPTH only, and keeps the rest below them in their order', () => {
+    const filler = Array.from({ length: ANSWER_DEPTH + 3 }, (_, index) =>
       hit(`f${index}`, `The tower was designed with care, part ${index}.`, 1 - index / 100),
     );
     const ranked = rerank(question, [...filler, naming], decisive);
     const firstLook = rerank(question, [...filler, naming], without);
-    const looked = new Set(firstLook.slice(0, 10).map((item) => item.sourceId));
-    expect(new Set(ranked.slice(0, 10).map((item) => item.sourceId))).toEqual(looked);
-    expect(ranked.slice(10).map((item) => item.sourceId)).toEqual(
-      firstLook.slice(10).map((item) => item.sourceId),
+    const looked = new Set(firstLook.slice(0, ANSWER_DEPTH).map((item) => item.sourceId));
+    expect(new Set(ranked.slice(0, ANSWER_DEPTH).map((item) => item.sourceId))).toEqual(looked);
+    expect(ranked.slice(ANSWER_DEPTH).map((item) => item.sourceId)).toEqual(
+      firstLook.slice(ANSWER_DEPTH).map((item) => item.sourceId),
     );
-    expect(ranked[10]!.score).toBeLessThanOrEqual(ranked[9]!.score);
+    expect(ranked[ANSWER_DEPTH]!.score).toBeLessThanOrEqual(ranked[ANSWER_DEPTH - 1]!.score);
     // Scaled, not floored: those below keep scores apart, as the signals scored them.
-    const below = ranked.slice(10).map((item) => item.score);
+    const below = ranked.slice(ANSWER_DEPTH).map((item) => item.score);
     expect(new Set(below).size).toBe(below.length);
-    expect(below).toEqual(firstLook.slice(10).map((item) => item.score / (1 + decisive.answerShare)));
+    expect(below).toEqual(
+      firstLook.slice(ANSWER_DEPTH).map((item) => item.score / (1 + decisive.answerShare)),
+    );
   });
 
   it("reads a follow-up's answer shares with the question it follows", () => {
