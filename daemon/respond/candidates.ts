@@ -80,6 +80,17 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   return candidates;
 }
 
+/** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
+const REPEAT_OVERLAP = 0.8;
+
+export function repeats(candidate: Candidate, other: Candidate): boolean {
+  const smaller = Math.min(candidate.stems.size, other.stems.size);
+  if (smaller === 0) return false;
+  let shared = 0;
+  for (const term of candidate.stems) if (other.stems.has(term)) shared++;
+  return shared / smaller >= REPEAT_OVERLAP;
+}
+
 /** A sentence as read whatever the question. */
 interface SentenceReading {
   readonly text: string;

@@ -4,10 +4,11 @@ import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
-import { type Candidate, candidateSentences } from './candidates.ts';
+import { type Candidate, candidateSentences, repeats } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
+import { overviewSentences } from './overview-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -102,7 +103,8 @@ export function createOfflineResponder(): Responder {
 /**
  * The sentence that best answers the question, whole, then supporting sentences while the answer is uncertain,
  * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
- * question it follows. When the passages hold little of the question, it says so and names the closest sources.
+ * question it follows; a request for an overview is answered with the first passage's opening sentences. When the
+ * passages hold little of the question, it says so and names the closest sources.
  */
 export function composeReply(
   message: string,
@@ -123,6 +125,8 @@ export interface Ranking {
    * source naming its oldest (or newest) date: the answer read off the question's form rather than scored.
    */
   dateExtentAnswer?: Candidate;
+  /** For a request for an overview of a source, the sentences its opening passage begins with, in order. */
+  overviewAnswer?: Candidate[];
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -132,8 +136,10 @@ export function rankReply(
   history: HistoryMessage[],
   scorer: SentenceScorer,
 ): Ranking {
-  const question = readQuestion(message, followUpContext(history, message));
   const relevant = relevantPassages(passages);
+  const overviewAnswer = overviewSentences(message, relevant);
+  if (overviewAnswer) return { findings: [], overviewAnswer };
+  const question = readQuestion(message, followUpContext(history, message));
   const findings = rankSentences(question, relevant, scorer);
   const best = findings[0];
   if (!best) return { findings };
@@ -170,9 +176,10 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer }: Ranking,
+  { findings, features, dateExtentAnswer, overviewAnswer }: Ranking,
   composition: Composition,
 ): OfflineReply {
+  if (overviewAnswer) return cite(passages, overviewAnswer);
   const best = findings[0];
   if (!best || best.coverage === 0) return notFound(passages);
   // The answerability score is fitted to sentences that match a question's words, which the oldest date's line
@@ -211,17 +218,6 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
     budget -= length;
   }
   return chosen.slice(1);
-}
-
-/** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
-const REPEAT_OVERLAP = 0.8;
-
-function repeats(candidate: Candidate, other: Candidate): boolean {
-  const smaller = Math.min(candidate.stems.size, other.stems.size);
-  if (smaller === 0) return false;
-  let shared = 0;
-  for (const term of candidate.stems) if (other.stems.has(term)) shared++;
-  return shared / smaller >= REPEAT_OVERLAP;
 }
 
 /** Sentences of one source in their own order, followed once by its number in the reply's sources. */

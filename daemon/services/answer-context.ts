@@ -3,9 +3,13 @@ import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { datesIn, furthestDated } from '../text/dates.ts';
+import { holdsTopic, type OverviewRequest, overviewRequested } from '../text/overview.ts';
 import { searchApplication } from './search.ts';
 
-/** How many passages a search gives a reply as context (one more for a question about how far dates reach). */
+/**
+ * How many passages a search gives a reply as context (one more for a question about how far dates reach, or for
+ * the opening of a source a request asks an overview of).
+ */
 export const CONTEXT_PASSAGES = 6;
 
 /** The passages a reply is answered from, numbered from 1 as the reply cites them: conversations and chat completions share it. */
@@ -13,12 +17,53 @@ export async function retrieveContext(
   deps: { store: Store; retriever: Retriever },
   input: { applicationId: string; query: string; context: string | undefined; signal: AbortSignal },
 ): Promise<ContextPassage[]> {
-  const passages = await searchApplication(deps, { ...input, limit: CONTEXT_PASSAGES });
-  const furthest = await furthestDatedChunk(deps.store, input.query, passages, input.signal);
-  return [...passages, ...(furthest ? [furthest] : [])].map((passage, index) => ({
-    ...passage,
-    number: index + 1,
-  }));
+  const overview = overviewRequested(input.query);
+  // "Give me an overview of Mammoth" is searched as "Mammoth": the framing words would find passages about overviews.
+  const query = overview && overview.terms.length > 0 ? overview.topic : input.query;
+  const passages = await searchApplication(deps, { ...input, query, limit: CONTEXT_PASSAGES });
+  const context = overview
+    ? await withOpeningFirst(deps.store, overview, passages, input.signal)
+    : await withFurthestDated(deps.store, input.query, passages, input.signal);
+  return context.map((passage, index) => ({ ...passage, number: index + 1 }));
+}
+
+/**
+ * For a request for an overview, the opening chunk of the source it names first: the first source found whose
+ * name holds the topic ("the Tika read-me" for tika-README.md), else the first found when the request points at it
+ * ("What is this document about?") or its opening holds the topic ("Mammoth" for Mammoth's read-me). "Tell me
+ * about the 2.0 release" names a part of a change log, which the search found.
+ */
+async function withOpeningFirst(
+  store: Store,
+  overview: OverviewRequest,
+  passages: Passage[],
+  signal: AbortSignal,
+): Promise<Passage[]> {
+  const named =
+    overview.terms.length > 0
+      ? passages.find((passage) => holdsTopic(overview, passage.sourceName))
+      : undefined;
+  const source = named ?? passages[0];
+  if (!source) return passages;
+  const [opening] = await store.chunks.list(source.sourceId, source.generation, 1);
+  signal.throwIfAborted();
+  if (!opening) return passages;
+  if (!named && !holdsTopic(overview, [source.sourceName, ...opening.headings, opening.text].join('\n')))
+    return passages;
+  const { index, ...chunk } = opening;
+  const { sourceId, sourceName, generation, score } = source;
+  const others = passages.filter((passage) => passage.sourceId !== sourceId || passage.chunkIndex !== index);
+  return [{ sourceId, sourceName, generation, score, chunkIndex: index, ...chunk }, ...others];
+}
+
+async function withFurthestDated(
+  store: Store,
+  query: string,
+  passages: Passage[],
+  signal: AbortSignal,
+): Promise<Passage[]> {
+  const furthest = await furthestDatedChunk(store, query, passages, signal);
+  return furthest ? [...passages, furthest] : passages;
 }
 
 /**

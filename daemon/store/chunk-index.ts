@@ -47,7 +47,8 @@ export interface ChunkIndex {
   check(): Promise<void>;
   add(records: ChunkRecord[], vectors: Float32Array[]): Promise<void>;
   delete(selections: ChunkSelection[]): Promise<void>;
-  list(sourceId: string, generation: number): Promise<StoredChunk[]>;
+  /** A generation's chunks in order: all of them, or its first `first`. */
+  list(sourceId: string, generation: number, first?: number): Promise<StoredChunk[]>;
   /** The text each chunk of a generation was embedded from, with its vector: what a new version may reuse. */
   vectors(sourceId: string, generation: number): Promise<EmbeddedText[]>;
   fullTextSearch(query: string, applicationId: string, limit: number): Promise<ChunkHit[]>;
@@ -253,10 +254,11 @@ class LanceChunkIndex implements ChunkIndex {
     });
   }
 
-  async list(sourceId: string, generation: number): Promise<StoredChunk[]> {
+  async list(sourceId: string, generation: number, first?: number): Promise<StoredChunk[]> {
+    const within = first === undefined ? '' : ` AND chunkIndex < ${Math.floor(first)}`;
     const rows: ChunkRow[] = await this.table
       .query()
-      .where(`sourceId = ${quote(sourceId)} AND generation = ${generation}`)
+      .where(`sourceId = ${quote(sourceId)} AND generation = ${generation}${within}`)
       .select(HIT_COLUMNS)
       .toArray();
     return rows.map((row) => toStoredChunk(row)).sort((left, right) => left.index - right.index);

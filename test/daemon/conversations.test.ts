@@ -261,6 +261,57 @@ describe('conversations, a question about how far a source goes back', () => {
   });
 });
 
+describe('conversations, a request for an overview', () => {
+  const opening =
+    'The harbour handbook explains how ships are moored and unloaded at the north quay, and what each step costs.';
+  /** A long handbook whose sections, not its opening, hold the words "document" and "handbook" most. */
+  function handbook(): string {
+    const sections = [`# Harbour handbook\n\n${opening}`];
+    for (let berth = 1; berth <= 40; berth++)
+      sections.push(
+        `## Berth ${berth}\n\nThis section of the handbook document lists berth ${berth}: its depth of ${berth + 4} metres, ` +
+          `its ${berth % 5} cranes and the tariff of ${berth * 12} euros a day, as the document's tables show for every berth.`,
+      );
+    return sections.join('\n\n');
+  }
+
+  test('is answered with the opening of the source it names, which no search for its words reaches', async () => {
+    const application = (await daemon.call('POST', '/applications', { name: 'overviews' })).body.id;
+    await addTextSource(daemon, application, 'handbook.md', handbook());
+    await addTextSource(
+      daemon,
+      application,
+      'tides.md',
+      'High water at the north quay comes two hours after the river mouth.',
+    );
+    await addTextSource(
+      daemon,
+      application,
+      'notes.md',
+      'Notes on handbook.md: the handbook.md tables of berths, the handbook.md tariffs, the md files to update.',
+    );
+    for (const message of [
+      'What is this document about?',
+      'Give me an overview of the harbour handbook',
+      'What is handbook.md about?',
+    ]) {
+      const { status, body } = await daemon.call('POST', '/conversations', {
+        application_id: application,
+        message,
+      });
+      expect(status).toBe(200);
+      expect(body.message).toBe(`${opening} [1]`);
+      expect(body.sources).toHaveLength(1);
+      expect(body.sources[0]).toMatchObject({ source: 'handbook.md', page: 1 });
+    }
+    const search = await daemon.call('POST', `/applications/${application}/search`, {
+      query: 'What is this document about?',
+      limit: 6,
+    });
+    expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain(opening);
+  });
+});
+
 describe('conversations, OpenAI-compatible provider', () => {
   test('the prompt carries the system message, numbered passages and the question; usage is the provider’s', async () => {
     vendor.script(() => ({

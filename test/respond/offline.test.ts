@@ -269,6 +269,45 @@ describe('offline responder', () => {
   });
 });
 
+describe('offline overviews', () => {
+  const opening = [
+    'The harbour handbook explains how ships are moored, unloaded and sent on their way at the north quay, from the first call of the pilot to the last line cast off.',
+    'It covers the pilot service, the tariffs charged for each berth, the customs rules for cargo and the duties of the harbour master on every tide.',
+    'Ships are moored to bollards along the quay with lines of the weight their tonnage calls for.',
+  ];
+  const handbook: ContextPassage = {
+    number: 1,
+    sourceName: 'handbook.md',
+    sourceId: 'src_h',
+    page: 1,
+    text: `# Harbour handbook\n\n[![build](https://ci.example/badge.svg)](https://ci.example)\n\n${opening.join(' ')}`,
+    score: 0.5,
+  };
+  const tides: ContextPassage = {
+    number: 2,
+    sourceName: 'tides.md',
+    sourceId: 'src_t',
+    page: 1,
+    text: 'High water at the north quay comes two hours after high water at the river mouth.',
+    score: 0.3,
+  };
+
+  it('answers a request for an overview with the opening sentences of the first passage, in order and whole', () => {
+    // The first two sentences make 57 words: the third would take the reply past 60.
+    for (const message of [
+      'What is this document about?',
+      'Give me a short overview of the harbour handbook',
+    ]) {
+      expect(composeReply(message, [handbook, tides]).text).toBe(`${opening[0]} ${opening[1]} [1]`);
+    }
+  });
+
+  it('answers as it would any question when the first passage does not hold the topic asked about', () => {
+    const reply = composeReply('Tell me about the lighthouse keepers', [handbook, tides]);
+    expect(reply.text.startsWith(notFoundReply)).toBe(true);
+  });
+});
+
 describe('offline titles', () => {
   it('makes a short capitalised title from the key words of the first question', async () => {
     expect(

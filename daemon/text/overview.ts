@@ -1,0 +1,70 @@
+/**
+ * Requests for an overview of a source rather than for a fact in it: "Summarise the Tika change log", "Give me an
+ * overview of Mammoth", "Tell me about BlogCFC", "What is this document about?". No sentence holds their framing
+ * words ("summary", "overview"), which only mislead a search; what answers them is what a source opens with.
+ */
+import { contentTerms } from './words.ts';
+
+export interface OverviewRequest {
+  /** The words naming what to give an overview of ("the Tika change log"), without the request's framing. */
+  topic: string;
+  /** The topic's content stems, less words that only point at a source ("this document"): none for those. */
+  terms: string[];
+}
+
+const POLITE = String.raw`(?:(?:please|can you|could you|would you)\s+)?`;
+const BRIEF = String.raw`(?:(?:short|brief|quick|high[- ]level|general|rough)\s+)?`;
+const SUMMARY = '(?:summary|overview|outline|gist|introduction|rundown|synopsis|tl;?dr)';
+const OF = String.raw`(?:\s+(?:of|about|on|for))?`;
+
+/** Each form of the request, with the topic as its `topic` group. */
+const REQUEST_FORMS = [
+  new RegExp(String.raw`^${POLITE}(?:summari[sz]e|outline|introduce)\s+(?<topic>.+)$`, 'i'),
+  new RegExp(
+    String.raw`^${POLITE}(?:give|show|write)\s+(?:me\s+|us\s+)?(?:an?\s+)?${BRIEF}${SUMMARY}${OF}\s*(?<topic>.*)$`,
+    'i',
+  ),
+  new RegExp(String.raw`^(?:an?\s+)?${BRIEF}${SUMMARY}${OF}\s*(?<topic>.*)$`, 'i'),
+  new RegExp(
+    String.raw`^${POLITE}tell\s+(?:me|us)\s+(?:(?:a\s+bit|more|a\s+little)\s+)?about\s+(?<topic>.+)$`,
+    'i',
+  ),
+  /^what(?:'s|’s|\s+is|\s+are)\s+(?<topic>.+?)\s+(?:all\s+)?about$/i,
+  /^what\s+(?:does|do)\s+(?<topic>.+?)\s+(?:cover|contain|discuss|say)$/i,
+];
+
+/** A topic opening so asks a question of its own ("tell me about how images are converted"): not an overview. */
+const ASKS_ITSELF = /^(?:what|which|who|whom|whose|when|where|why|how|whether|if)\b/i;
+
+/** Words that point at a source rather than name a topic: "this document", "the file", "it". */
+const POINTING = new Set(contentTerms('document file page source text article pdf doc'));
+
+/** A topic's word in another form than the light stemmer meets ("changelog", "changes"): a shared beginning. */
+const VARIANT_PREFIX = 5;
+
+/**
+ * Whether a text (a source's name and opening, a passage) is about the topic: it holds each of the topic's terms,
+ * or a word beginning as it does. A topic that only points at a source is held by any.
+ */
+export function holdsTopic(overview: OverviewRequest, text: string): boolean {
+  const held = contentTerms(text);
+  const exact = new Set(held);
+  const beginnings = new Set(held.map((term) => term.slice(0, VARIANT_PREFIX)));
+  return overview.terms.every(
+    (term) =>
+      exact.has(term) || (term.length > VARIANT_PREFIX && beginnings.has(term.slice(0, VARIANT_PREFIX))),
+  );
+}
+
+export function overviewRequested(message: string): OverviewRequest | undefined {
+  const asked = message
+    .trim()
+    .replace(/[?.!\s]+$/, '')
+    .replace(/\s+/g, ' ');
+  for (const form of REQUEST_FORMS) {
+    const topic = form.exec(asked)?.groups?.['topic']?.trim();
+    if (topic === undefined || ASKS_ITSELF.test(topic)) continue;
+    return { topic, terms: contentTerms(topic).filter((term) => !POINTING.has(term)) };
+  }
+  return undefined;
+}
