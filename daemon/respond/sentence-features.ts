@@ -1,7 +1,7 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { rarityAmong } from '../text/rarity.ts';
-import { term, words } from '../text/words.ts';
+import { hasVariant, term, words } from '../text/words.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
@@ -101,7 +101,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     }
     if (candidate.previous.has(term)) previous += termWeight;
     else if (candidate.next.has(term)) next += termWeight;
-    if (hasVariant(candidate, term)) variant += termWeight;
+    if (hasVariant(term, candidate.stems)) variant += termWeight;
     else missing = Math.max(missing, termWeight);
   }
   const coverage = held / total;
@@ -163,16 +163,6 @@ function phrasesKept(question: Question, candidate: Candidate): number {
       kept++;
   }
   return kept / pairs;
-}
-
-/** A question's word in another form than the light stemmer meets ("interceptions", "intercepted"): a shared beginning. */
-const VARIANT_PREFIX = 5;
-
-function hasVariant(candidate: Candidate, term: string): boolean {
-  if (term.length < VARIANT_PREFIX + 1) return false;
-  const prefix = term.slice(0, VARIANT_PREFIX);
-  for (const stem of candidate.stems) if (stem.startsWith(prefix)) return true;
-  return false;
 }
 
 /** How close the answer found sits to the question's words in the sentence: 1 beside one, less by the word. */

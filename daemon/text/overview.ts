@@ -3,7 +3,7 @@
  * overview of Mammoth", "Tell me about BlogCFC", "What is this document about?". No sentence holds their framing
  * words ("summary", "overview"), which only mislead a search; what answers them is what a source opens with.
  */
-import { contentTerms } from './words.ts';
+import { contentTerms, hasVariant } from './words.ts';
 
 export interface OverviewRequest {
   /** The words naming what to give an overview of ("the Tika change log"), without the request's framing. */
@@ -39,21 +39,13 @@ const ASKS_ITSELF = /^(?:what|which|who|whom|whose|when|where|why|how|whether|if
 /** Words that point at a source rather than name a topic: "this document", "the file", "it". */
 const POINTING = new Set(contentTerms('document file page source text article pdf doc'));
 
-/** A topic's word in another form than the light stemmer meets ("changelog", "changes"): a shared beginning. */
-const VARIANT_PREFIX = 5;
-
 /**
  * Whether a text (a source's name and opening, a passage) is about the topic: it holds each of the topic's terms,
- * or a word beginning as it does. A topic that only points at a source is held by any.
+ * or another form of it ("changes" for "changelog"). A topic that only points at a source is held by any.
  */
 export function holdsTopic(overview: OverviewRequest, text: string): boolean {
-  const held = contentTerms(text);
-  const exact = new Set(held);
-  const beginnings = new Set(held.map((term) => term.slice(0, VARIANT_PREFIX)));
-  return overview.terms.every(
-    (term) =>
-      exact.has(term) || (term.length > VARIANT_PREFIX && beginnings.has(term.slice(0, VARIANT_PREFIX))),
-  );
+  const held = new Set(contentTerms(text));
+  return overview.terms.every((term) => held.has(term) || hasVariant(term, held));
 }
 
 export function overviewRequested(message: string): OverviewRequest | undefined {

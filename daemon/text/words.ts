@@ -140,6 +140,20 @@ export function contentTerms(text: string): string[] {
     .map(term);
 }
 
+/** A term's first letters that its other forms share where the light stemmer does not meet them. */
+const VARIANT_PREFIX = 5;
+
+/**
+ * Whether the terms hold another form of a term than `term` itself meets ("interceptions" of "intercepted",
+ * "changes" of "changelog"): a term beginning with its first five letters, for a term longer than that.
+ */
+export function hasVariant(term: string, terms: Iterable<string>): boolean {
+  if (term.length <= VARIANT_PREFIX) return false;
+  const prefix = term.slice(0, VARIANT_PREFIX);
+  for (const other of terms) if (other.startsWith(prefix)) return true;
+  return false;
+}
+
 /** Whitespace-separated tokens, as a reader counts the words of a reply. */
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
