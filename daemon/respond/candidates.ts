@@ -83,7 +83,12 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
 
+/**
+ * Whether two sentences say the same thing: they share most of their words, or one is the value a label quotes
+ * after it ("...required in the usual way:" and its code sample).
+ */
 export function repeats(candidate: Candidate, other: Candidate): boolean {
+  if (introduces(candidate, other) || introduces(other, candidate)) return true;
   const smaller = Math.min(candidate.stems.size, other.stems.size);
   if (smaller === 0) return false;
   let shared = 0;
@@ -91,11 +96,23 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
   return shared / smaller >= REPEAT_OVERLAP;
 }
 
+/** What a label ("Deadline for submission:") introduces on its next line, quoted with it in a reply. */
+export function labelledValue(candidate: Candidate): string | undefined {
+  return candidate.sentence.endsWith(':') ? candidate.following : undefined;
+}
+
+function introduces(label: Candidate, value: Candidate): boolean {
+  return label.passage === value.passage && labelledValue(label) === value.sentence;
+}
+
 /** A sentence as read whatever the question. */
 interface SentenceReading {
   readonly text: string;
   readonly stems: readonly string[];
-  /** The sentence, case and punctuation aside, to meet its repeats by; none when it is too short to answer. */
+  /**
+   * The sentence, case and punctuation aside, to meet its repeats by; none when it is too short to answer, or is a
+   * row of links (a read-me's badges), which names the project in every address and says nothing of it.
+   */
   readonly key: string | undefined;
 }
 
@@ -136,10 +153,19 @@ function readSentence(text: string): SentenceReading {
     text,
     stems: contentStems(text),
     key:
-      words(text).length < SHORTEST_CANDIDATE
+      words(text).length < SHORTEST_CANDIDATE || isLinkRow(text)
         ? undefined
         : text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '),
   };
+}
+
+const ADDRESS = /https?:\/\/[^\s)\]]+/g;
+
+/** Two addresses or more that take up most of the line: a row of badges or links, not a sentence. */
+function isLinkRow(text: string): boolean {
+  const addresses = text.match(ADDRESS) ?? [];
+  const length = addresses.reduce((total, address) => total + address.length, 0);
+  return addresses.length >= 2 && length > text.length / 2;
 }
 
 const HEADING = /^#{1,6}\s/;

@@ -4,7 +4,7 @@ import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
-import { type Candidate, candidateSentences, repeats } from './candidates.ts';
+import { type Candidate, candidateSentences, labelledValue, repeats } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
@@ -269,10 +269,8 @@ function notFound(passages: ContextPassage[]): OfflineReply {
  */
 function quoted(candidate: Candidate): string {
   const item = (line: string) => line.replace(LIST_ITEM, '');
-  const sentence =
-    candidate.sentence.endsWith(':') && candidate.following
-      ? `${item(candidate.sentence)} ${item(candidate.following)}`
-      : item(candidate.sentence);
+  const value = labelledValue(candidate);
+  const sentence = value ? `${item(candidate.sentence)} ${item(value)}` : item(candidate.sentence);
   return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
 }
 

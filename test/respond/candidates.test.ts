@@ -33,4 +33,15 @@ describe('candidateSentences', () => {
     expect(twice).toHaveLength(first.length);
     expect(twice.every((candidate) => candidate.passage.number === 1)).toBe(true);
   });
+
+  it('leaves out a row of links, which names a project in every address and says nothing of it', () => {
+    const readMe =
+      '[![build](https://ci.example.org/harbour/badge.svg)](https://ci.example.org/harbour) ' +
+      '[![npm](https://img.example.org/npm/harbour.svg)](https://npm.example.org/harbour)\n\n' +
+      'Harbour books berths at the north quay. The licence is at https://example.org/harbour/LICENSE for all to read.';
+    expect(candidateSentences([passage(readMe)]).map((candidate) => candidate.sentence)).toEqual([
+      'Harbour books berths at the north quay.',
+      'The licence is at https://example.org/harbour/LICENSE for all to read.',
+    ]);
+  });
 });

@@ -151,6 +151,29 @@ describe('offline responder', () => {
     expect(composeFindings(passages, ranked(unsure), floored).text).toBe(`${first!.sentence} [1]`);
   });
 
+  it('quotes a label with the value on its next line, and that value not again', () => {
+    const readMe: ContextPassage = {
+      number: 1,
+      sourceName: 'harbourctl.md',
+      sourceId: 'src_r',
+      page: 1,
+      text: 'In a script, harbourctl is started in the usual way:\n\nharbourctl start --quay north\n\nIt stops with the tide.',
+      score: 0.6,
+    };
+    const [label, value, other] = candidateSentences([readMe]);
+    const composition = {
+      answerability: { weights: [], bias: 0 },
+      confidence: 1,
+      longestReplyWords: 80,
+      mostSentences: 3,
+      supportingScore: 0,
+    };
+    const findings = [label!, value!, other!].map((candidate) => ({ candidate, score: 1, coverage: 0.5 }));
+    expect(composeFindings([readMe], { findings, features: [] }, composition).text).toBe(
+      'In a script, harbourctl is started in the usual way: harbourctl start --quay north. It stops with the tide. [1]',
+    );
+  });
+
   it('answers from a bullet whose slide title names what was asked about, quoted without its mark', () => {
     const slide: ContextPassage = {
       number: 1,
