@@ -8,7 +8,7 @@ import { type Candidate, candidateSentences, labelledValue, repeats } from './ca
 import { citationNumbers, citedSources } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { type Finding, rankSentences } from './extract.ts';
-import { overviewSentences } from './overview-answer.ts';
+import { definitionSentences, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -103,8 +103,9 @@ export function createOfflineResponder(): Responder {
 /**
  * The sentence that best answers the question, whole, then supporting sentences while the answer is uncertain,
  * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
- * question it follows; a request for an overview is answered with the first passage's opening sentences. When the
- * passages hold little of the question, it says so and names the closest sources.
+ * question it follows; a request for an overview is answered with the first passage's opening sentences, and a
+ * question what something is with the sentence that has it as its subject. When the passages hold little of the
+ * question, it says so and names the closest sources.
  */
 export function composeReply(
   message: string,
@@ -125,8 +126,11 @@ export interface Ranking {
    * source naming its oldest (or newest) date: the answer read off the question's form rather than scored.
    */
   dateExtentAnswer?: Candidate;
-  /** For a request for an overview of a source, the sentences its opening passage begins with, in order. */
-  overviewAnswer?: Candidate[];
+  /**
+   * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
+   * something is, the sentence with it as its subject and those after it: in their passage's order.
+   */
+  leadAnswer?: Candidate[];
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -137,8 +141,8 @@ export function rankReply(
   scorer: SentenceScorer,
 ): Ranking {
   const relevant = relevantPassages(passages);
-  const overviewAnswer = overviewSentences(message, relevant);
-  if (overviewAnswer) return { findings: [], overviewAnswer };
+  const leadAnswer = overviewSentences(message, relevant) ?? definitionSentences(message, relevant);
+  if (leadAnswer) return { findings: [], leadAnswer };
   const question = readQuestion(message, followUpContext(history, message));
   const findings = rankSentences(question, relevant, scorer);
   const best = findings[0];
@@ -176,10 +180,10 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
 /** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, overviewAnswer }: Ranking,
+  { findings, features, dateExtentAnswer, leadAnswer }: Ranking,
   composition: Composition,
 ): OfflineReply {
-  if (overviewAnswer) return cite(passages, overviewAnswer);
+  if (leadAnswer) return cite(passages, leadAnswer);
   const best = findings[0];
   if (!best || best.coverage === 0) return notFound(passages);
   // The answerability score is fitted to sentences that match a question's words, which the oldest date's line

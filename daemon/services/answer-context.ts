@@ -3,12 +3,13 @@ import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { datesIn, furthestDated } from '../text/dates.ts';
-import { holdsTopic, type OverviewRequest, overviewRequested } from '../text/overview.ts';
+import { definedIn, definitionAsked } from '../text/definition.ts';
+import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { searchApplication } from './search.ts';
 
 /**
  * How many passages a search gives a reply as context (one more for a question about how far dates reach, or for
- * the opening of a source a request asks an overview of).
+ * the opening of a source a request asks an overview of or what it is).
  */
 export const CONTEXT_PASSAGES = 6;
 
@@ -21,34 +22,53 @@ export async function retrieveContext(
   // "Give me an overview of Mammoth" is searched as "Mammoth": the framing words would find passages about overviews.
   const query = overview && overview.terms.length > 0 ? overview.topic : input.query;
   const passages = await searchApplication(deps, { ...input, query, limit: CONTEXT_PASSAGES });
-  const context = overview
-    ? await withOpeningFirst(deps.store, overview, passages, input.signal)
+  const opening = openingWanted(input.query);
+  const context = opening
+    ? await withOpeningFirst(deps.store, opening, passages, input.signal)
     : await withFurthestDated(deps.store, input.query, passages, input.signal);
   return context.map((passage, index) => ({ ...passage, number: index + 1 }));
 }
 
+/** For a request whose answer is a source's opening, what names that source and whether an opening is about it. */
+interface OpeningWanted {
+  /** The topic's terms: a source whose name holds them all is the one asked about. */
+  terms: string[];
+  /** Whether the first source found is the one asked about, by its name, headings and opening text. */
+  isAbout: (opening: string) => boolean;
+}
+
 /**
- * For a request for an overview, the opening chunk of the source it names first: the first source found whose
- * name holds the topic ("the Tika read-me" for tika-README.md), else the first found when the request points at it
- * ("What is this document about?") or its opening holds the topic ("Mammoth" for Mammoth's read-me). "Tell me
- * about the 2.0 release" names a part of a change log, which the search found.
+ * A request for an overview wants the opening of the source it names or points at; a question what something is
+ * ("What is Apache Tika?") that of the source named after it, or opening with it as its subject.
+ */
+function openingWanted(query: string): OpeningWanted | undefined {
+  const overview = overviewRequested(query);
+  if (overview) return { terms: overview.terms, isAbout: (opening) => holdsTopic(overview, opening) };
+  const definition = definitionAsked(query);
+  if (definition) return { terms: definition.terms, isAbout: (opening) => definedIn(definition, opening) };
+  return undefined;
+}
+
+/**
+ * The opening chunk of the source a request names first: the first source found whose name holds the topic ("the
+ * Tika read-me" for tika-README.md), else the first found when its opening is about the topic ("Mammoth" for
+ * Mammoth's read-me; any, for "What is this document about?"). "Tell me about the 2.0 release" names a part of a
+ * change log, which the search found.
  */
 async function withOpeningFirst(
   store: Store,
-  overview: OverviewRequest,
+  wanted: OpeningWanted,
   passages: Passage[],
   signal: AbortSignal,
 ): Promise<Passage[]> {
   const named =
-    overview.terms.length > 0
-      ? passages.find((passage) => holdsTopic(overview, passage.sourceName))
-      : undefined;
+    wanted.terms.length > 0 ? passages.find((passage) => holdsTopic(wanted, passage.sourceName)) : undefined;
   const source = named ?? passages[0];
   if (!source) return passages;
   const [opening] = await store.chunks.list(source.sourceId, source.generation, 1);
   signal.throwIfAborted();
   if (!opening) return passages;
-  if (!named && !holdsTopic(overview, [source.sourceName, ...opening.headings, opening.text].join('\n')))
+  if (!named && !wanted.isAbout([source.sourceName, ...opening.headings, opening.text].join('\n')))
     return passages;
   const { index, ...chunk } = opening;
   const { sourceId, sourceName, generation, score } = source;

@@ -43,9 +43,9 @@ const POINTING = new Set(contentTerms('document file page source text article pd
  * Whether a text (a source's name and opening, a passage) is about the topic: it holds each of the topic's terms,
  * or another form of it ("changes" for "changelog"). A topic that only points at a source is held by any.
  */
-export function holdsTopic(overview: OverviewRequest, text: string): boolean {
+export function holdsTopic(topic: { terms: string[] }, text: string): boolean {
   const held = new Set(contentTerms(text));
-  return overview.terms.every((term) => held.has(term) || hasVariant(term, held));
+  return topic.terms.every((term) => held.has(term) || hasVariant(term, held));
 }
 
 export function overviewRequested(message: string): OverviewRequest | undefined {

@@ -312,6 +312,57 @@ describe('conversations, a request for an overview', () => {
   });
 });
 
+describe('conversations, a question what something is', () => {
+  /**
+   * A manual whose sections, not its long opening, name the tool most often. The opening's sentences after the
+   * definition are each too long for the 60 words of a reply that opens with it.
+   */
+  const preface = Array.from(
+    { length: 4 },
+    (_, part) =>
+      `The north quay was rebuilt in part ${part + 1} of the works, when its timber piles were replaced by concrete, ` +
+      'its cranes were moved onto rails along the whole length of the wall, its sheds were given wide doors on ' +
+      'both sides, and the channel in front of it was dredged to a depth that lets the largest ships lie afloat.',
+  ).join(' ');
+  function manual(tool: string, definition: string): string {
+    const sections = [`# Berths at the north quay\n\n${definition} ${preface}`];
+    for (let berth = 1; berth <= 40; berth++)
+      sections.push(
+        `## Booking berth ${berth}\n\nRun ${tool} book ${berth} to book berth ${berth} with ${tool}; ${tool} answers ` +
+          `with the berth's depth of ${berth + 4} metres and its tariff of ${berth * 12} euros a day.`,
+      );
+    return sections.join('\n\n');
+  }
+  const harbourctl =
+    'Harbourctl is a command-line tool that books berths at the north quay for ships of any tonnage.';
+  const quaybook =
+    'Quaybook keeps the harbour master’s register of every ship that has called at the north quay.';
+
+  test('is answered with the definition opening the source named after it, or the one found first', async () => {
+    const application = (await daemon.call('POST', '/applications', { name: 'definitions' })).body.id;
+    await addTextSource(daemon, application, 'harbourctl.md', manual('harbourctl', harbourctl));
+    await addTextSource(daemon, application, 'register.md', manual('quaybook', quaybook));
+    for (const [message, definition, source] of [
+      ['What is harbourctl?', harbourctl, 'harbourctl.md'],
+      ["What's Quaybook?", quaybook, 'register.md'],
+    ] as const) {
+      const search = await daemon.call('POST', `/applications/${application}/search`, {
+        query: message,
+        limit: 6,
+      });
+      expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain(definition);
+      const { status, body } = await daemon.call('POST', '/conversations', {
+        application_id: application,
+        message,
+      });
+      expect(status).toBe(200);
+      expect(body.message).toBe(`${definition} [1]`);
+      expect(body.sources).toHaveLength(1);
+      expect(body.sources[0]).toMatchObject({ source, page: 1 });
+    }
+  });
+});
+
 describe('conversations, OpenAI-compatible provider', () => {
   test('the prompt carries the system message, numbered passages and the question; usage is the provider’s', async () => {
     vendor.script(() => ({

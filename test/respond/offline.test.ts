@@ -331,6 +331,44 @@ describe('offline overviews', () => {
   });
 });
 
+describe('offline definitions', () => {
+  const usage: ContextPassage = {
+    number: 1,
+    sourceName: 'harbourctl.md',
+    sourceId: 'src_u',
+    page: 2,
+    text: 'Install harbourctl with npm install harbourctl. Then run harbourctl --help to see what harbourctl can do.',
+    score: 0.6,
+  };
+  const definition = [
+    'Harbourctl is a command-line tool that books berths at the north quay for ships of any tonnage.',
+    'It reads the tide tables and warns when a ship will not clear the bar at low water.',
+  ];
+  const opening: ContextPassage = {
+    number: 2,
+    sourceName: 'harbourctl.md',
+    sourceId: 'src_u',
+    page: 1,
+    text: `# harbourctl\n\n${definition.join(' ')} Berths are booked by the hour, a booking can be moved up to a day before the ship is due, and the harbour master is told of every booking by a message to the quay office.`,
+    score: 0.5,
+  };
+
+  it('answers what something is with the sentence that has it as its subject, and what follows it', () => {
+    // Sentences naming harbourctl three times match the question's one word better; the third sentence would
+    // take the reply past 60 words.
+    expect(composeReply('What is harbourctl?', [usage, opening])).toEqual({
+      text: `${definition[0]} ${definition[1]} [1]`,
+      usedPassages: [2],
+    });
+  });
+
+  it('answers as any question when no sentence has the topic as its subject', () => {
+    const reply = composeReply('What is harbourctl?', [usage]);
+    expect(reply.text).toMatch(/harbourctl.*\[1\]$/);
+    expect(reply.text.startsWith(definition[0]!)).toBe(false);
+  });
+});
+
 describe('offline titles', () => {
   it('makes a short capitalised title from the key words of the first question', async () => {
     expect(
