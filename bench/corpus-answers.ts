@@ -5,7 +5,8 @@
  * changes to the responder; those marked `fresh` were written after its last change and guided nothing, so they
  * are reported apart too. A reply is right when it holds the question's fact; its first source is right when it
  * is the file named. Every `[n]` of every reply must name one of its sources. Requests for an overview of a file
- * ("Tell me about BlogCFC") are counted apart from the questions of fact the targets are about.
+ * ("Tell me about BlogCFC") and questions what something is ("What is Mammoth?") are counted apart from the
+ * questions of fact the targets are about: they were written with the changes that answer them.
  *
  *   node bench/corpus-answers.ts        writes bench/results/corpus-answers.json
  */
@@ -25,6 +26,16 @@ interface CorpusQuestion {
   fresh?: boolean;
   /** A request for an overview of the file: its opening holds the fact. */
   overview?: boolean;
+  /** A question what something is: the sentence defining it holds the fact. */
+  definition?: boolean;
+}
+
+/** What a question asks for, which decides the figure it counts in. */
+type Asked = 'fact' | 'overview' | 'definition';
+
+function asked(item: CorpusQuestion): Asked {
+  if (item.overview) return 'overview';
+  return item.definition ? 'definition' : 'fact';
 }
 
 interface Reply {
@@ -86,7 +97,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const results: {
       question: string;
       fresh: boolean;
-      overview: boolean;
+      asked: Asked;
       file: string;
       factHeld: boolean;
       firstSourceRight: boolean;
@@ -114,7 +125,7 @@ export async function run(): Promise<Record<string, unknown>> {
       results.push({
         question: item.question,
         fresh: item.fresh === true,
-        overview: item.overview === true,
+        asked: asked(item),
         file: item.file,
         factHeld: item.facts.some((fact) => normalise(reply.message).includes(normalise(fact))),
         firstSourceRight: reply.sources[0]?.source === basename(item.file),
@@ -123,11 +134,12 @@ export async function run(): Promise<Record<string, unknown>> {
         reply: reply.message,
       });
     }
-    const facts = results.filter((result) => !result.overview);
+    const facts = results.filter((result) => result.asked === 'fact');
     const share = (key: 'factHeld' | 'firstSourceRight' | 'citationsValid', among = facts) =>
       round(among.filter((result) => result[key]).length / among.length, 3);
     const fresh = facts.filter((result) => result.fresh);
-    const overviews = results.filter((result) => result.overview);
+    const overviews = results.filter((result) => result.asked === 'overview');
+    const definitions = results.filter((result) => result.asked === 'definition');
     const figures = {
       questions: facts.length,
       files: manifest.filter((item) => item.kind === 'good').length,
@@ -143,6 +155,11 @@ export async function run(): Promise<Record<string, unknown>> {
         questions: overviews.length,
         factHeld: share('factHeld', overviews),
         firstSourceRight: share('firstSourceRight', overviews),
+      },
+      definitions: {
+        questions: definitions.length,
+        factHeld: share('factHeld', definitions),
+        firstSourceRight: share('firstSourceRight', definitions),
       },
       turnMilliseconds: { p50: round(median(turns), 1), p95: round(percentile(turns, 95), 1) },
       targets: { factHeld: '>= 0.90', firstSourceRight: '>= 0.95', citationsValid: '1' },
