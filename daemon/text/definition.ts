@@ -1,7 +1,9 @@
 /**
- * Questions asking what something is ("What is Mammoth?", "What's Apache Tika?", "What are Harvard sentences?").
- * Their words are the topic's alone, so the sentences matching them best are any that name it often (a badge line,
- * a code sample); what answers them is the sentence with the topic as its subject ("Mammoth is designed to...").
+ * Questions asking what something or who someone is ("What is Mammoth?", "What's Apache Tika?", "What are Harvard
+ * sentences?", "Who is Chris Rudolph?"). Their words are the topic's alone, so the sentences matching them best are
+ * any that name it often (a badge line, a code sample, a quote signed with the name); what answers them is the
+ * sentence with the topic as its subject ("Mammoth is designed to...") or in apposition ("Chris Rudolph, the
+ * marketing manager for Stevens Pass, ...").
  */
 import { sentences } from './sentences.ts';
 import { contentTerms, isStopWord } from './words.ts';
@@ -13,7 +15,8 @@ export interface DefinitionRequest {
   terms: string[];
 }
 
-const ASKED = /^what(?:'s|’s|\s+is|\s+are)\s+(?:(?:the|a|an)\s+)?(?<topic>.+?)[\s?.!]*$/i;
+const ASKED =
+  /^(?<asker>what|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:(?:the|a|an)\s+)?(?<topic>.+?)[\s?.!]*$/i;
 /** A topic this long is a description to be matched, not a name to be defined. */
 const LONGEST_TOPIC_WORDS = 4;
 /**
@@ -24,8 +27,11 @@ const NOT_A_NAME =
   /\b(?:of|in|on|for|to|by|with|at|from|about|after|that|which|who|whom|whose|where|when|why|how|used|called|named|known|located|meant|made|based)\b|'s\b|’s\b/i;
 
 export function definitionAsked(message: string): DefinitionRequest | undefined {
-  const topic = ASKED.exec(message.trim())?.groups?.['topic']?.trim();
+  const asked = ASKED.exec(message.trim())?.groups;
+  const topic = asked?.['topic']?.trim();
   if (topic === undefined || NOT_A_NAME.test(topic)) return undefined;
+  // "Who is..." asks after a person by name; "who is the chair" is a question of fact.
+  if (asked?.['asker']?.toLowerCase() === 'who' && !/^\p{Lu}/u.test(topic)) return undefined;
   if (topic.split(/\s+/).length > LONGEST_TOPIC_WORDS) return undefined;
   const terms = contentTerms(topic);
   return terms.length > 0 ? { topic, terms } : undefined;
@@ -33,8 +39,12 @@ export function definitionAsked(message: string): DefinitionRequest | undefined 
 
 /** Marks a name may carry before its verb: "Apache Tika(TM) detects...", "**Mammoth** is...". */
 const NAME_MARKS = String.raw`(?:\*\*|__|\(TM\)|™|®|\s*\([^)]{1,40}\))*`;
-/** Verbs a definition opens with after its subject: a form of "to be", or any other in its third person. */
-const DEFINING_VERB = /^(?:is|are|was|were|refers|means|denotes|stands|[a-z]+[^s]s)$/;
+/** The verbs a definition opens with after its subject ("Mammoth is designed to...")... */
+const DEFINING_VERB = /^(?:is|are|was|were|refers|means|denotes|stands)$/;
+/** ...or any other in its third person ("Apache Tika(TM) detects")... */
+const THIRD_PERSON = /^[a-z]+[^s]s$/;
+/** ...unless a verb follows it, which makes it a plural noun ("Huihui doctors staffed...", "COUNTER members are"). */
+const FINITE_VERB = /^(?:is|are|was|were|has|have|had|[a-z]+ed)$/;
 
 /**
  * A capitalised word qualifying a name before it: "Apache" in "Apache Tika(TM) detects..." for "Tika"; not one
@@ -57,13 +67,17 @@ export function defines(definition: DefinitionRequest, sentence: string): boolea
     .join(String.raw`[\s-]+`);
   if (new RegExp(String.raw`(?:^|\s)${name}${NAME_MARKS},\s+(?:a|an|the)\s`, 'i').test(sentence)) return true;
   const subject = new RegExp(
-    String.raw`^(?:\*\*|__)?(?:(?:the|a|an)\s+)?(?:\*\*|__)?${name}${NAME_MARKS},?\s+(?<verb>\S+)`,
+    String.raw`^(?:\*\*|__)?(?:(?:the|a|an)\s+)?(?:\*\*|__)?${name}${NAME_MARKS},?\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`,
     'i',
   );
   let opening = sentence.trim();
   for (let qualifiers = 0; qualifiers <= MOST_QUALIFIERS; qualifiers++) {
-    const verb = subject.exec(opening)?.groups?.['verb'];
-    if (verb !== undefined) return DEFINING_VERB.test(verb);
+    const following = subject.exec(opening)?.groups;
+    const verb = following?.['verb'];
+    if (verb !== undefined)
+      return (
+        DEFINING_VERB.test(verb) || (THIRD_PERSON.test(verb) && !FINITE_VERB.test(following?.['after'] ?? ''))
+      );
     const qualifier = QUALIFIER.exec(opening)?.groups?.['word'];
     if (qualifier === undefined || isStopWord(qualifier.toLowerCase())) return false;
     opening = opening.replace(QUALIFIER, '');

@@ -7,6 +7,8 @@ describe('definitionAsked', () => {
     ["What's Apache Tika?", 'Apache Tika', ['apach', 'tika']],
     ['what are the Harvard sentences', 'Harvard sentences', ['harvard', 'sentenc']],
     ['What is a Hauptlied?', 'Hauptlied', ['hauptli']],
+    ['What was the Black Cloister?', 'Black Cloister', ['black', 'cloister']],
+    ['Who is Chris Rudolph?', 'Chris Rudolph', ['chris', 'rudolph']],
   ])('%j asks what %j is', (message, topic, terms) => {
     expect(definitionAsked(message)).toEqual({ topic, terms });
   });
@@ -17,8 +19,8 @@ describe('definitionAsked', () => {
     "What is Jacksonville's hottest recorded temperature?",
     'What is located within this district?',
     'What is the total cost of the capstone projects this year?',
-    'What was the Black Cloister?',
-    'Who is Little Bo Peep?',
+    'Who is the chair of COUNTER?',
+    'Who was the hostage?',
     'What is this document about?',
   ])('%j asks something else', (message) => {
     expect(definitionAsked(message)).toBeUndefined();
@@ -44,6 +46,8 @@ describe('defines', () => {
 
   it('does not hold for the topic qualifying another subject, nor named later in the sentence', () => {
     expect(defines(asked('What is COUNTER?'), 'COUNTER compliance is declared every year.')).toBe(false);
+    expect(defines(asked('What was huihui?'), 'Huihui doctors staffed two imperial hospitals.')).toBe(false);
+    expect(defines(asked('What is COUNTER?'), 'COUNTER members are listed on its website.')).toBe(false);
     expect(defines(asked('What is Mammoth?'), 'You can install Mammoth with npm.')).toBe(false);
     expect(defines(asked("What's Tika?"), "Tika's parsers run in forked processes.")).toBe(false);
     expect(defines(asked('What are clades?'), 'These clades (now extinct) were found in the tombs.')).toBe(
