@@ -5,8 +5,8 @@
  * changes to the responder; those marked `fresh` were written after its last change and guided nothing, so they
  * are reported apart too. A reply is right when it holds the question's fact; its first source is right when it
  * is the file named. Every `[n]` of every reply must name one of its sources. Requests for an overview of a file
- * ("Tell me about BlogCFC") and questions what something is ("What is Mammoth?") are counted apart from the
- * questions of fact the targets are about: they were written with the changes that answer them.
+ * ("Tell me about BlogCFC") and questions what something or who someone is ("What is Mammoth?") are counted
+ * apart from the questions of fact the targets are about: they were written with the changes that answer them.
  *
  *   node bench/corpus-answers.ts        writes bench/results/corpus-answers.json
  */
@@ -26,7 +26,7 @@ interface CorpusQuestion {
   fresh?: boolean;
   /** A request for an overview of the file: its opening holds the fact. */
   overview?: boolean;
-  /** A question what something is: the sentence defining it holds the fact. */
+  /** A question what something or who someone is: the sentence defining it holds the fact. */
   definition?: boolean;
 }
 

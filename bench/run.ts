@@ -110,7 +110,7 @@ const HEADLINES: Headline[] = [
   ['corpus questions: every [n] names a source', 'corpusAnswers.citationsValid', '1', (v) => v === 1],
   ['fresh corpus questions: answer holds the fact', 'corpusAnswers.fresh.factHeld', '(none)'],
   ['corpus overview requests: answer holds the fact', 'corpusAnswers.overviews.factHeld', '(none)'],
-  ['corpus "what is" questions: answer holds the fact', 'corpusAnswers.definitions.factHeld', '(none)'],
+  ['corpus "what/who is" questions: answer holds the fact', 'corpusAnswers.definitions.factHeld', '(none)'],
   ['scanned pages/s, 2 cores (200 dpi)', 'ocr.scanned.pages_per_second_2_cores', '(none)'],
   ['scanned page, slowest alone (s)', 'ocr.scanned.seconds_per_page_alone.max', '<= 5', (v) => v <= 5],
   ['scan word recall, mean (200 dpi)', 'ocr.scanned.word_recall.mean', '>= 0.95', (v) => v >= 0.95],
