@@ -145,11 +145,7 @@ function fitAnswerShare(prepared: Prepared[], model: Omit<RerankModel, 'answerSh
           isHit(set, question, { documentId: hit.sourceId, text: hit.text }),
         );
         if (!relevant.includes(true) || !relevant.includes(false)) return [];
-        const shares = answerShares(
-          question.text,
-          undefined,
-          head.map((hit) => hit.text),
-        );
+        const shares = answerShares(question.text, undefined, head);
         return [{ features: head.map((hit, position) => [hit.score, shares[position]!]), relevant }];
       }),
   );

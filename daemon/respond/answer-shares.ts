@@ -8,15 +8,18 @@ import { readQuestion } from './question.ts';
 import { softmaxShares } from './sentence-model.ts';
 import type { ContextPassage } from './types.ts';
 
-/** Each text's share, in the texts' order; all 0 when the question has no words to match. */
+/**
+ * Each hit's share, in the hits' order; all 0 when the question has no words to match. A hit's source tells
+ * whether it is about a name the question uses (sentence-features.ts `aboutNamed`).
+ */
 export function answerShares(
   message: string,
   context: string | undefined,
-  texts: readonly string[],
+  hits: readonly { text: string; sourceId: string }[],
 ): number[] {
   // Side by side, all first: the model reads a passage's rank, which is what the shares are to help decide.
-  const passages: ContextPassage[] = texts.map((text) => ({
-    sourceId: '',
+  const passages: ContextPassage[] = hits.map(({ text, sourceId }) => ({
+    sourceId,
     sourceName: '',
     page: 1,
     text,
@@ -25,7 +28,7 @@ export function answerShares(
   }));
   const findings = rankSentences(readQuestion(message, context), passages);
   const positions = new Map(passages.map((passage, position) => [passage, position]));
-  const shares = texts.map(() => 0);
+  const shares = hits.map(() => 0);
   softmaxShares(findings.map((finding) => finding.score)).forEach((share, index) => {
     shares[positions.get(findings[index]!.candidate.passage)!]! += share;
   });

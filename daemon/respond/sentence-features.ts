@@ -1,5 +1,5 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
-import { answerOfKind } from '../text/answer-kind.ts';
+import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
 import { type Candidate, candidateSentences } from './candidates.ts';
@@ -45,7 +45,10 @@ export function featureRows(
   question: Question,
   passages: ContextPassage[],
 ): { candidate: Candidate; features: number[] }[] {
-  const candidates = candidateSentences(passages).filter((candidate) => competes(question, candidate));
+  const candidates = aboutNamed(
+    question,
+    candidateSentences(passages).filter((candidate) => competes(question, candidate)),
+  );
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
   const termWeights = [...question.terms.keys()].map(weight);
@@ -75,6 +78,25 @@ function competes(question: Question, candidate: Candidate): boolean {
     question.kind !== 'other' &&
     answerOfKind(candidate.sentence, question.kind, question.known, question.names) !== undefined
   );
+}
+
+/**
+ * When the passages of some source hold a name the question uses ("COUNTER" in "What does COUNTER measure?"), the
+ * sentences of sources holding none of its names are about something else, however well their other words match
+ * ("measuring the single top cross section", from a talk on particle physics).
+ */
+function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
+  // The message's own names: a follow-up naming its own topic ("And how often must the usage reports be
+  // provided?") may be answered by a source that never names the earlier question's ("COUNTER's Code of Practice").
+  const names = [...questionNames(question.text)];
+  if (names.length === 0) return candidates;
+  const naming = new Set<string>();
+  for (const candidate of candidates) {
+    if (names.some((name) => candidate.stems.has(name) || candidate.previous.has(name)))
+      naming.add(candidate.passage.sourceId);
+  }
+  if (naming.size === 0) return candidates;
+  return candidates.filter((candidate) => naming.has(candidate.passage.sourceId));
 }
 
 interface Weighing {

@@ -120,11 +120,7 @@ function byAnswer(
   weight: number,
 ): ChunkHit[] {
   const head = ranked.slice(0, ANSWER_DEPTH);
-  const shares = answerShares(
-    query,
-    context,
-    head.map((hit) => hit.text),
-  );
+  const shares = answerShares(query, context, head);
   const rescored = head
     .map((hit, position) => ({ ...hit, score: (hit.score + weight * shares[position]!) / (1 + weight) }))
     .sort(byScore);
