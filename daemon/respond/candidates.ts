@@ -96,13 +96,14 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
   return shared / smaller >= REPEAT_OVERLAP;
 }
 
-/** What a label ("Deadline for submission:") introduces on its next line, quoted with it in a reply. */
+/** What a label ("Deadline for submission:") introduces in the sentence or line after it, quoted with it in a reply. */
 export function labelledValue(candidate: Candidate): string | undefined {
   return candidate.sentence.endsWith(':') ? candidate.following : undefined;
 }
 
+/** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */
 function introduces(label: Candidate, value: Candidate): boolean {
-  return label.passage === value.passage && labelledValue(label) === value.sentence;
+  return labelledValue(label) === value.sentence;
 }
 
 /** A sentence as read whatever the question. */
@@ -136,7 +137,10 @@ function readText(text: string): PassageReading {
   const all = sentences(text);
   const title = passageTitle(all);
   return {
-    split: wholeSentences(all.filter((sentence) => !HEADING.test(sentence))).map(readSentence),
+    split: wholeSentences(
+      all.filter((sentence) => !HEADING.test(sentence)),
+      HEADING.test(all[0] ?? ''),
+    ).map(readSentence),
     title,
     titleStems: title === undefined ? [] : contentStems(title),
     headings: all
@@ -185,13 +189,15 @@ function passageTitle(split: string[]): string | undefined {
 
 /**
  * Without a chunk's first sentence when it starts mid-sentence, and its last when that runs on without an end:
- * long prose cut at the edge. A short last line (a slide's bullet, a form's value) is whole as it is.
+ * long prose cut at the edge. A short last line (a slide's bullet, a form's value) is whole as it is, and so is a
+ * first sentence under the heading the chunk opens with ("# harbourctl" and "harbourctl is a tool that...").
  */
-function wholeSentences(split: string[]): string[] {
+function wholeSentences(split: string[], underHeading: boolean): string[] {
   if (split.length <= 1) return split;
   const first = split[0] ?? '';
   // A `name: value` line (a JSON leaf, a header) may start lower-case and still be whole.
-  const start = /^[\p{Ll},;:)\]]/u.test(first) && !RECORD_LINE.test(first) ? 1 : 0;
+  const cutFirst = !underHeading && /^[\p{Ll},;:)\]]/u.test(first) && !RECORD_LINE.test(first);
+  const start = cutFirst ? 1 : 0;
   const last = split.at(-1) ?? '';
   const cut = !/[.!?:]["”’)\]]?$/.test(last) && words(last).length > CUT_SENTENCE_WORDS;
   return split.slice(start, Math.max(start, cut ? split.length - 1 : split.length));

@@ -44,4 +44,17 @@ describe('candidateSentences', () => {
       'The licence is at https://example.org/harbour/LICENSE for all to read.',
     ]);
   });
+
+  it('keeps a first sentence opening with a small letter under the heading its chunk opens with, not one cut', () => {
+    const underHeading = '# harbourctl\n\nharbourctl is a tool that books berths. It reads the tides.';
+    expect(candidateSentences([passage(underHeading)]).map((candidate) => candidate.sentence)).toEqual([
+      'harbourctl is a tool that books berths.',
+      'It reads the tides.',
+    ]);
+    const cut = 'and books berths at the quay. It reads the tides. Ships wait at the bar.';
+    expect(candidateSentences([passage(cut, 2)]).map((candidate) => candidate.sentence)).toEqual([
+      'It reads the tides.',
+      'Ships wait at the bar.',
+    ]);
+  });
 });

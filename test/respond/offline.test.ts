@@ -172,6 +172,19 @@ describe('offline responder', () => {
     expect(composeFindings([readMe], { findings, features: [] }, composition).text).toBe(
       'In a script, harbourctl is started in the usual way: harbourctl start --quay north. It stops with the tide. [1]',
     );
+    // The value is a candidate once, in the first passage holding it, which need not be its label's.
+    const command: ContextPassage = {
+      ...readMe,
+      number: 1,
+      sourceId: 'src_c',
+      text: 'harbourctl start --quay north',
+    };
+    const both = [command, { ...readMe, number: 2 }];
+    const [elsewhere, ...rest] = candidateSentences(both);
+    const spread = [elsewhere!, ...rest].map((candidate) => ({ candidate, score: 1, coverage: 0.5 }));
+    expect(composeFindings(both, { findings: spread, features: [] }, composition).text).not.toMatch(
+      /north\..*north\./,
+    );
   });
 
   it('answers from a bullet whose slide title names what was asked about, quoted without its mark', () => {
