@@ -1,9 +1,9 @@
 /**
  * Replies read off a passage's own order rather than scored sentence by sentence: a request for an overview of a
  * source (text/overview.ts) is answered with what its opening passage begins with, and a question asking what
- * something is (text/definition.ts) with the sentence that has it as its subject and what follows it.
+ * something or who someone is (text/definition.ts) with the sentence defining it and what follows it.
  */
-import { type DefinitionRequest, defines, definitionAsked } from '../text/definition.ts';
+import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { wordCount } from '../text/words.ts';
 import { type Candidate, candidateSentences, repeats } from './candidates.ts';
@@ -26,50 +26,49 @@ export function overviewSentences(message: string, relevant: ContextPassage[]): 
   const first = relevant[0];
   if (!overview || !first) return undefined;
   if (!holdsTopic(overview, `${first.sourceName}\n${first.text}`)) return undefined;
-  return leadFrom(leadSentences(first), 0);
+  const [lead, ...after] = candidateSentences([first]).filter(leads);
+  return lead ? leadFrom(lead, after) : undefined;
 }
 
 /**
- * For a question asking what something is, the first sentence of the passages, in their order, that opens with it
- * as its subject, and the sentences after it in its passage. None when no sentence does: the question is answered
- * as any other. The context puts the opening of a source named by the topic first (services/answer-context.ts).
+ * For a question asking what something or who someone is, the first sentence of the passages, in their order, that
+ * defines it (text/definition.ts), however short, and the sentences after it in its passage. None when no sentence
+ * does: the question is answered as any other. The context puts the opening of a source named by the topic first
+ * (services/answer-context.ts).
  */
 export function definitionSentences(message: string, relevant: ContextPassage[]): Candidate[] | undefined {
   const definition = definitionAsked(message);
   if (!definition) return undefined;
+  const defines = definitionTest(definition);
   for (const passage of relevant) {
-    const lead = leadSentences(passage);
-    const start = definingSentence(definition, lead);
-    if (start >= 0) return leadFrom(lead, start);
+    const sentences = candidateSentences([passage]).filter(
+      (candidate) => !candidate.heading && !LINK.test(candidate.sentence),
+    );
+    const start = sentences.findIndex((candidate) => defines(candidate.sentence));
+    if (start >= 0) return leadFrom(sentences[start]!, sentences.slice(start + 1).filter(leads));
   }
   return undefined;
 }
 
-/** The position of the sentence defining the topic among a passage's sentences, or -1. */
-export function definingSentence(definition: DefinitionRequest, lead: { sentence: string }[]): number {
-  return lead.findIndex((candidate) => defines(definition, candidate.sentence));
-}
-
-/** A passage's sentences that can lead a reply, in order: no headings, fragments, links or badges. */
-export function leadSentences(passage: ContextPassage): Candidate[] {
-  return candidateSentences([passage]).filter(
-    (candidate) =>
-      !candidate.heading &&
-      wordCount(candidate.sentence) >= LEAD_SENTENCE_WORDS &&
-      !LINK.test(candidate.sentence),
+/** Whether a sentence can lead a reply or follow in one: no heading, fragment, link or badge. */
+function leads(candidate: Candidate): boolean {
+  return (
+    !candidate.heading &&
+    wordCount(candidate.sentence) >= LEAD_SENTENCE_WORDS &&
+    !LINK.test(candidate.sentence)
   );
 }
 
-/** The sentences from `start` on, each once, while the reply stays within its words. */
-function leadFrom(lead: Candidate[], start: number): Candidate[] | undefined {
-  const chosen: Candidate[] = [];
-  let budget = LEAD_WORDS;
-  for (const candidate of lead.slice(start)) {
+/** The first sentence, whatever its length, and those after it, each once, while the reply stays within its words. */
+function leadFrom(first: Candidate, after: Candidate[]): Candidate[] {
+  const chosen = [first];
+  let budget = LEAD_WORDS - wordCount(first.sentence);
+  for (const candidate of after) {
     if (chosen.some((other) => repeats(candidate, other))) continue;
     const length = wordCount(candidate.sentence);
-    if (chosen.length > 0 && length > budget) break;
+    if (length > budget) break;
     chosen.push(candidate);
     budget -= length;
   }
-  return chosen.length > 0 ? chosen : undefined;
+  return chosen;
 }

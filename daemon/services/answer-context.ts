@@ -1,9 +1,10 @@
+import { definitionSentences } from '../respond/lead-answer.ts';
 import type { ContextPassage } from '../respond/types.ts';
 import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { Store } from '../store/index.ts';
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { datesIn, furthestDated } from '../text/dates.ts';
-import { definedIn, definitionAsked } from '../text/definition.ts';
+import { definitionAsked } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { searchApplication } from './search.ts';
 
@@ -33,19 +34,28 @@ export async function retrieveContext(
 interface OpeningWanted {
   /** The topic's terms: a source whose name holds them all is the one asked about. */
   terms: string[];
-  /** Whether the first source found is the one asked about, by its name, headings and opening text. */
-  isAbout: (opening: string) => boolean;
+  /** Whether the opening chunk of the first source found is about the topic, so that source is the one asked about. */
+  isAbout: (opening: Passage) => boolean;
 }
 
 /**
- * A request for an overview wants the opening of the source it names or points at; a question what something is
- * ("What is Apache Tika?") that of the source named after it, or opening with it as its subject.
+ * A request for an overview wants the opening of the source it names or points at, when its name, headings or text
+ * hold the topic; a question what something is ("What is Apache Tika?") that of the source named after it, or
+ * whose opening the offline reply would quote as defining it.
  */
 function openingWanted(query: string): OpeningWanted | undefined {
   const overview = overviewRequested(query);
-  if (overview) return { terms: overview.terms, isAbout: (opening) => holdsTopic(overview, opening) };
+  if (overview) {
+    const isAbout = (opening: Passage) =>
+      holdsTopic(overview, [opening.sourceName, ...opening.headings, opening.text].join('\n'));
+    return { terms: overview.terms, isAbout };
+  }
   const definition = definitionAsked(query);
-  if (definition) return { terms: definition.terms, isAbout: (opening) => definedIn(definition, opening) };
+  if (definition) {
+    const isAbout = (opening: Passage) =>
+      definitionSentences(query, [{ ...opening, number: 1 }]) !== undefined;
+    return { terms: definition.terms, isAbout };
+  }
   return undefined;
 }
 
@@ -65,15 +75,15 @@ async function withOpeningFirst(
     wanted.terms.length > 0 ? passages.find((passage) => holdsTopic(wanted, passage.sourceName)) : undefined;
   const source = named ?? passages[0];
   if (!source) return passages;
-  const [opening] = await store.chunks.list(source.sourceId, source.generation, 1);
+  const [chunk] = await store.chunks.list(source.sourceId, source.generation, 1);
   signal.throwIfAborted();
-  if (!opening) return passages;
-  if (!named && !wanted.isAbout([source.sourceName, ...opening.headings, opening.text].join('\n')))
-    return passages;
-  const { index, ...chunk } = opening;
+  if (!chunk) return passages;
+  const { index, ...content } = chunk;
   const { sourceId, sourceName, generation, score } = source;
+  const opening: Passage = { sourceId, sourceName, generation, score, chunkIndex: index, ...content };
+  if (!named && !wanted.isAbout(opening)) return passages;
   const others = passages.filter((passage) => passage.sourceId !== sourceId || passage.chunkIndex !== index);
-  return [{ sourceId, sourceName, generation, score, chunkIndex: index, ...chunk }, ...others];
+  return [opening, ...others];
 }
 
 async function withFurthestDated(

@@ -5,7 +5,7 @@
  * sentence with the topic as its subject ("Mammoth is designed to...") or in apposition ("Chris Rudolph, the
  * marketing manager for Stevens Pass, ...").
  */
-import { sentences } from './sentences.ts';
+import { LIST_ITEM } from './sentences.ts';
 import { contentTerms, isStopWord } from './words.ts';
 
 export interface DefinitionRequest {
@@ -15,77 +15,114 @@ export interface DefinitionRequest {
   terms: string[];
 }
 
-const ASKED =
-  /^(?<asker>what|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:(?:the|a|an)\s+)?(?<topic>.+?)[\s?.!]*$/i;
+/** Such a question is short: a longer message is not read (the patterns below would cost time on it). */
+const LONGEST_QUESTION = 200;
+const ARTICLE = String.raw`(?:the|a|an)\s+`;
+const ASKED = new RegExp(
+  String.raw`^(?<asker>what|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:${ARTICLE})?(?<topic>.+?)[\s?.!]*$`,
+  'i',
+);
 /** A topic this long is a description to be matched, not a name to be defined. */
 const LONGEST_TOPIC_WORDS = 4;
+const POSSESSIVE = String.raw`['’]s\b`;
 /**
  * Words that make the rest a question about the topic rather than the topic itself: "What is the name of...",
  * "What is located within...", "What is Kearney Boulevard named after?", "What is Jacksonville's hottest...".
  */
-const NOT_A_NAME =
-  /\b(?:of|in|on|for|to|by|with|at|from|about|after|that|which|who|whom|whose|where|when|why|how|used|called|named|known|located|meant|made|based)\b|'s\b|’s\b/i;
+const NOT_A_NAME = new RegExp(
+  String.raw`\b(?:of|in|on|for|to|by|with|at|from|about|after|that|which|who|whom|whose|where|when|why|how|used|called|named|known|located|meant|made|based)\b|${POSSESSIVE}`,
+  'i',
+);
+const QUOTES = /^["'“‘]+|["'”’]+$/g;
 
 export function definitionAsked(message: string): DefinitionRequest | undefined {
+  if (message.length > LONGEST_QUESTION) return undefined;
   const asked = ASKED.exec(message.trim())?.groups;
-  const topic = asked?.['topic']?.trim();
-  if (topic === undefined || NOT_A_NAME.test(topic)) return undefined;
+  const topic = asked?.['topic']?.trim().replace(QUOTES, '');
+  if (!topic || NOT_A_NAME.test(topic)) return undefined;
   // "Who is..." asks after a person by name; "who is the chair" is a question of fact.
-  if (asked?.['asker']?.toLowerCase() === 'who' && !/^\p{Lu}/u.test(topic)) return undefined;
+  if (asked?.['asker']?.toLowerCase() === 'who' && !isName(topic)) return undefined;
   if (topic.split(/\s+/).length > LONGEST_TOPIC_WORDS) return undefined;
   const terms = contentTerms(topic);
   return terms.length > 0 ? { topic, terms } : undefined;
 }
 
-/** Marks a name may carry before its verb: "Apache Tika(TM) detects...", "**Mammoth** is...". */
-const NAME_MARKS = String.raw`(?:\*\*|__|\(TM\)|™|®|\s*\([^)]{1,40}\))*`;
-/** The verbs a definition opens with after its subject ("Mammoth is designed to...")... */
-const DEFINING_VERB = /^(?:is|are|was|were|refers|means|denotes|stands)$/;
-/** ...or any other in its third person ("Apache Tika(TM) detects")... */
-const THIRD_PERSON = /^[a-z]+[^s]s$/;
-/** ...unless a verb follows it, which makes it a plural noun ("Huihui doctors staffed...", "COUNTER members are"). */
-const FINITE_VERB = /^(?:is|are|was|were|has|have|had|[a-z]+ed)$/;
-
 /**
- * A capitalised word qualifying a name before it: "Apache" in "Apache Tika(TM) detects..." for "Tika"; not one
- * capitalised only as a sentence's first ("These clades were found...").
+ * Marks a name may carry before its verb, a few at most: "Apache Tika(TM) detects...", "**Mammoth** is...",
+ * "Quaybook (the register) keeps...". One parenthesis takes "(TM)" too: two that both match it would make a run of
+ * them cost exponential time.
  */
-const QUALIFIER = /^(?<word>[\p{Lu}][\p{L}\p{N}.-]*)\s+/u;
+const NAME_MARKS = String.raw`(?:\*\*|__|™|®|\s*\([^)]{1,40}\)){0,3}`;
+const EMPHASIS = String.raw`(?:\*\*|__)?`;
+/** The verbs a definition opens with after its subject ("the population is 3,000", "Mammoth is designed to")... */
+const DEFINING_VERB = /^(?:is|are|was|were|refers|means|denotes|stands)$/;
+/** ...or, after a name, any other in its third person ("Apache Tika(TM) detects")... */
+const THIRD_PERSON = /^[a-z]+[^s]s$/;
+const NOT_A_VERB = /^(?:its|this|thus|plus|versus|always|perhaps|news)$/;
+/**
+ * ...unless a verb follows it, which makes it a plural noun ("Huihui doctors staffed...", "COUNTER members are",
+ * "COUNTER reports must be delivered").
+ */
+const FINITE_VERB =
+  /^(?:is|are|was|were|has|have|had|do|does|did|can|could|may|might|must|shall|should|will|would|[a-z]+ed)$/;
+/**
+ * A capitalised word qualifying a name before it: "Apache" in "Apache Tika(TM) detects..." for "Tika"; not a word
+ * capitalised only as a sentence's first ("These clades were found...", "Using Mammoth is easy").
+ */
+const QUALIFIER = /^(?<word>\p{Lu}[\p{L}\p{N}.-]*)\s+/u;
+const NOT_A_QUALIFIER = /(?:ing|ed|ly)$/;
 /** A name is qualified by two such words at most ("Apache Software Foundation" is three). */
 const MOST_QUALIFIERS = 2;
+/** Where an apposition may name the topic: opening the sentence, or after "Welcome to", "This is", "Meet"... */
+const APPOSITION_LEAD = String.raw`(?:^|\b(?:to|is|was|by|meet)\s+)`;
 
 /**
- * Whether a sentence defines the topic: it opens with the topic as its subject (its words, after an article or a
- * name's qualifiers at most, and then a verb: "Mammoth is", "Apache Tika(TM) detects"), or names it with an
- * apposition ("Welcome to BlogCFC, a ColdFusion based blogging application"). "COUNTER compliance is..." is about
- * compliance, not COUNTER.
+ * A test of whether a sentence defines the topic: it opens with the topic as its subject (its words, after an
+ * article or a name's qualifiers at most, and then a verb: "Mammoth is", "Apache Tika(TM) detects"), or names it in
+ * apposition where a sentence introduces it ("Welcome to BlogCFC, a ColdFusion based blogging application"). A
+ * topic the sentence does not write as a name ("the population") is defined only with a form of "to be": "The
+ * population grows every year" says nothing of what it is. "COUNTER compliance is..." is about compliance.
  */
-export function defines(definition: DefinitionRequest, sentence: string): boolean {
+export function definitionTest(definition: DefinitionRequest): (sentence: string) => boolean {
   const name = definition.topic
     .split(/\s+/)
     .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`))
     .join(String.raw`[\s-]+`);
-  if (new RegExp(String.raw`(?:^|\s)${name}${NAME_MARKS},\s+(?:a|an|the)\s`, 'i').test(sentence)) return true;
-  const subject = new RegExp(
-    String.raw`^(?:\*\*|__)?(?:(?:the|a|an)\s+)?(?:\*\*|__)?${name}${NAME_MARKS},?\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`,
+  const apposition = new RegExp(
+    String.raw`${APPOSITION_LEAD}${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}${name}${NAME_MARKS},\s+(?:the|a|an)\s`,
     'i',
   );
-  let opening = sentence.trim();
-  for (let qualifiers = 0; qualifiers <= MOST_QUALIFIERS; qualifiers++) {
-    const following = subject.exec(opening)?.groups;
-    const verb = following?.['verb'];
-    if (verb !== undefined)
-      return (
-        DEFINING_VERB.test(verb) || (THIRD_PERSON.test(verb) && !FINITE_VERB.test(following?.['after'] ?? ''))
-      );
-    const qualifier = QUALIFIER.exec(opening)?.groups?.['word'];
-    if (qualifier === undefined || isStopWord(qualifier.toLowerCase())) return false;
-    opening = opening.replace(QUALIFIER, '');
-  }
-  return false;
+  const subject = new RegExp(
+    String.raw`^${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}(?<name>${name})${NAME_MARKS},?\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`,
+    'i',
+  );
+  const opensDefinition = (named: boolean, verb: string, after: string): boolean =>
+    DEFINING_VERB.test(verb) ||
+    (named && THIRD_PERSON.test(verb) && !NOT_A_VERB.test(verb) && !FINITE_VERB.test(after));
+  return (sentence) => {
+    let opening = sentence.trim().replace(LIST_ITEM, '');
+    if (apposition.test(opening)) return true;
+    for (let qualifiers = 0; ; qualifiers++) {
+      const following = subject.exec(opening)?.groups;
+      if (following?.['verb'] !== undefined)
+        return opensDefinition(
+          isName(following['name'] ?? ''),
+          following['verb'].toLowerCase(),
+          (following['after'] ?? '').toLowerCase(),
+        );
+      const qualifier = QUALIFIER.exec(opening)?.groups?.['word'];
+      if (qualifiers === MOST_QUALIFIERS || qualifier === undefined || !qualifies(qualifier)) return false;
+      opening = opening.replace(QUALIFIER, '');
+    }
+  };
 }
 
-/** Whether a text (a source's opening) has a sentence defining the topic. */
-export function definedIn(definition: DefinitionRequest, text: string): boolean {
-  return sentences(text).some((sentence) => defines(definition, sentence));
+function qualifies(word: string): boolean {
+  const lower = word.toLowerCase();
+  return !isStopWord(lower) && !NOT_A_QUALIFIER.test(lower);
+}
+
+/** A name is written with a capital ("Mammoth", "iPhone"); "population" is a word. */
+function isName(topic: string): boolean {
+  return /\p{Lu}/u.test(topic);
 }

@@ -48,7 +48,11 @@ export function holdsTopic(topic: { terms: string[] }, text: string): boolean {
   return topic.terms.every((term) => held.has(term) || hasVariant(term, held));
 }
 
+/** Such a request is short: a longer message is not read (stripping its end would cost time on it). */
+const LONGEST_REQUEST = 200;
+
 export function overviewRequested(message: string): OverviewRequest | undefined {
+  if (message.length > LONGEST_REQUEST) return undefined;
   const asked = message
     .trim()
     .replace(/[?.!\s]+$/, '')

@@ -338,10 +338,17 @@ describe('conversations, a question what something is', () => {
   const quaybook =
     'Quaybook keeps the harbour master’s register of every ship that has called at the north quay.';
 
-  test('is answered with the definition opening the source named after it, or the one found first', async () => {
+  test('is answered with the definition opening the source named after it, though another is found first, or opening the one found first', async () => {
     const application = (await daemon.call('POST', '/applications', { name: 'definitions' })).body.id;
     await addTextSource(daemon, application, 'harbourctl.md', manual('harbourctl', harbourctl));
     await addTextSource(daemon, application, 'register.md', manual('quaybook', quaybook));
+    // Found before the manual named after the tool, and defining nothing.
+    await addTextSource(
+      daemon,
+      application,
+      'notes.md',
+      'Notes on harbourctl: harbourctl book, harbourctl start, harbourctl stop, harbourctl logs.',
+    );
     for (const [message, definition, source] of [
       ['What is harbourctl?', harbourctl, 'harbourctl.md'],
       ["What's Quaybook?", quaybook, 'register.md'],
@@ -351,6 +358,7 @@ describe('conversations, a question what something is', () => {
         limit: 6,
       });
       expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain(definition);
+      if (source === 'harbourctl.md') expect(search.body[0].source).toBe('notes.md');
       const { status, body } = await daemon.call('POST', '/conversations', {
         application_id: application,
         message,

@@ -31,8 +31,9 @@ describe('answerShares', () => {
       'COUNTER sets a standard for online usage statistics. Vendors report them monthly.',
       'Neural nets are used for measuring the top quark mass.',
     ]);
-    const shares = answerShares('What does COUNTER measure?', undefined, talks);
-    expect(shares).toEqual([1, 0]);
+    const [counter, physics] = answerShares('What does COUNTER measure?', undefined, talks);
+    expect(counter).toBeCloseTo(1);
+    expect(physics).toBe(0);
   });
 
   it('gives nothing when the question has no words to match', () => {

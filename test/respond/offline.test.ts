@@ -376,9 +376,7 @@ describe('offline definitions', () => {
   });
 
   it('answers as any question when no sentence has the topic as its subject', () => {
-    const reply = composeReply('What is harbourctl?', [usage]);
-    expect(reply.text).toMatch(/harbourctl.*\[1\]$/);
-    expect(reply.text.startsWith(definition[0]!)).toBe(false);
+    expect(composeReply('What is harbourctl?', [usage]).text).toBe(`${usage.text} [1]`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { definedIn, defines, definitionAsked } from '../../daemon/text/definition.ts';
+import { definitionAsked, definitionTest } from '../../daemon/text/definition.ts';
 
 describe('definitionAsked', () => {
   it.each([
@@ -7,6 +7,7 @@ describe('definitionAsked', () => {
     ["What's Apache Tika?", 'Apache Tika', ['apach', 'tika']],
     ['what are the Harvard sentences', 'Harvard sentences', ['harvard', 'sentenc']],
     ['What is a Hauptlied?', 'Hauptlied', ['hauptli']],
+    ['What is "The Gate"?', 'The Gate', ['gat']],
     ['What was the Black Cloister?', 'Black Cloister', ['black', 'cloister']],
     ['Who is Chris Rudolph?', 'Chris Rudolph', ['chris', 'rudolph']],
   ])('%j asks what %j is', (message, topic, terms) => {
@@ -22,42 +23,49 @@ describe('definitionAsked', () => {
     'Who is the chair of COUNTER?',
     'Who was the hostage?',
     'What is this document about?',
+    `What is Mammoth${' ?'.repeat(16_000)}`,
   ])('%j asks something else', (message) => {
     expect(definitionAsked(message)).toBeUndefined();
   });
 });
 
-describe('defines', () => {
-  const asked = (message: string) => definitionAsked(message)!;
+describe('definitionTest', () => {
+  const defines = (message: string, sentence: string) => definitionTest(definitionAsked(message)!)(sentence);
 
-  it('holds for a sentence opening with the topic as its subject, after an article, marks or qualifiers, or naming it in apposition', () => {
-    expect(defines(asked('What is Mammoth?'), 'Mammoth is designed to convert .docx documents.')).toBe(true);
-    expect(defines(asked('What is Tika?'), 'Apache Tika(TM) detects and extracts metadata.')).toBe(true);
-    expect(
-      defines(asked('What is a MicroStressBot?'), 'A MicroStressBot is an electrostatic microrobot.'),
-    ).toBe(true);
-    expect(defines(asked('What are clades?'), '**Clades** are genetic branches of a family tree.')).toBe(
-      true,
-    );
-    expect(
-      defines(asked('What is BlogCFC?'), 'Welcome to BlogCFC, a ColdFusion based blogging application.'),
-    ).toBe(true);
+  it.each([
+    ['What is Mammoth?', 'Mammoth is designed to convert .docx documents.'],
+    ['What is Tika?', 'Apache Tika(TM) detects and extracts metadata.'],
+    ['What is a MicroStressBot?', 'A MicroStressBot is an electrostatic microrobot.'],
+    ['What are clades?', '**Clades** are genetic branches of a family tree.'],
+    ['What is BlogCFC?', 'Welcome to BlogCFC, a ColdFusion based blogging application.'],
+    ['Who is Chris Rudolph?', 'Chris Rudolph, the marketing manager, knew the route.'],
+    ['What is the population?', 'The population is 3,000 people.'],
+    ['What is Mammoth?', '- MAMMOTH IS a converter of Word files.'],
+  ])('for %j, %j defines it', (message, sentence) => {
+    expect(defines(message, sentence)).toBe(true);
   });
 
-  it('does not hold for the topic qualifying another subject, nor named later in the sentence', () => {
-    expect(defines(asked('What is COUNTER?'), 'COUNTER compliance is declared every year.')).toBe(false);
-    expect(defines(asked('What was huihui?'), 'Huihui doctors staffed two imperial hospitals.')).toBe(false);
-    expect(defines(asked('What is COUNTER?'), 'COUNTER members are listed on its website.')).toBe(false);
-    expect(defines(asked('What is Mammoth?'), 'You can install Mammoth with npm.')).toBe(false);
-    expect(defines(asked("What's Tika?"), "Tika's parsers run in forked processes.")).toBe(false);
-    expect(defines(asked('What are clades?'), 'These clades (now extinct) were found in the tombs.')).toBe(
-      false,
-    );
+  it.each([
+    ['What is COUNTER?', 'COUNTER compliance is declared every year.'],
+    ['What is Mammoth?', 'You can install Mammoth with npm.'],
+    ["What's Tika?", "Tika's parsers run in forked processes."],
+    ['What are clades?', 'These clades (now extinct) were found in the tombs.'],
+    ['What was huihui?', 'Huihui doctors staffed two imperial hospitals.'],
+    ['What is COUNTER?', 'COUNTER members are listed on its website.'],
+    ['What is COUNTER?', 'COUNTER reports must be delivered monthly.'],
+    ['What is Mammoth?', 'Using Mammoth is easy once it is installed.'],
+    ['What is Mammoth?', 'After installing Mammoth, the converter runs from the command line.'],
+    ['What is Mammoth?', 'Unlike Mammoth, the other tools keep every style.'],
+    ['What is the population?', 'The population grows every year.'],
+  ])('for %j, %j does not define it', (message, sentence) => {
+    expect(defines(message, sentence)).toBe(false);
   });
 
-  it('is found in a text by any of its sentences', () => {
-    const opening = '# Mammoth\n\nConvert Word files. Mammoth converts .docx documents to HTML.';
-    expect(definedIn(asked('What is Mammoth?'), opening)).toBe(true);
-    expect(definedIn(asked('What is Tika?'), opening)).toBe(false);
+  it('reads a long run of marks after a name at once, not in time doubling with each', () => {
+    // Read with backtracking over each mark's two readings, the time quadrupled with every two marks: 1.1 s for 26,
+    // some 18 s for 30. A bound of a second is far from both that and microseconds.
+    const started = performance.now();
+    expect(defines('What is Mammoth?', `Mammoth${'(TM)'.repeat(30)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

@@ -24,6 +24,7 @@ describe('overviewRequested', () => {
     'Who wrote the summary of the trial?',
     'When was the overview published?',
     'Which license is BlogCFC under?',
+    `Summarise the change log${' ?'.repeat(16_000)}`,
   ])('%j asks something else', (message) => {
     expect(overviewRequested(message)).toBeUndefined();
   });
