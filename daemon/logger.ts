@@ -75,14 +75,38 @@ export function createFileLogger(path: string, rotation: RotationOptions = DEFAU
     size += bytes;
   }
 
+  /**
+   * The text's lines in runs that each fit the file they go to: the room left in the current one, then a whole
+   * file's. Lines gathered while the process was busy may come to more than a file holds.
+   */
+  function runs(text: string): string[] {
+    const fitting: string[] = [];
+    let run = '';
+    let used = size;
+    for (const line of text.split(/(?<=\n)/)) {
+      const bytes = Buffer.byteLength(line);
+      if (used > 0 && used + bytes > rotation.maxBytes) {
+        if (run !== '') fitting.push(run);
+        run = '';
+        used = 0;
+      }
+      run += line;
+      used += bytes;
+    }
+    if (run !== '') fitting.push(run);
+    return fitting;
+  }
+
   function flush(): Promise<void> {
     if (buffer === '') return writing;
     const text = buffer;
     buffer = '';
     writing = writing
-      .then(() => {
-        makeRoom(text);
-        return appendFile(path, text, { mode: 0o600 });
+      .then(async () => {
+        for (const run of runs(text)) {
+          makeRoom(run);
+          await appendFile(path, run, { mode: 0o600 });
+        }
       })
       .catch(() => {});
     return writing;
@@ -97,8 +121,10 @@ export function createFileLogger(path: string, rotation: RotationOptions = DEFAU
         buffer += line;
         const text = buffer;
         buffer = '';
-        makeRoom(text);
-        appendFileSync(path, text, { mode: 0o600 });
+        for (const run of runs(text)) {
+          makeRoom(run);
+          appendFileSync(path, run, { mode: 0o600 });
+        }
         return;
       }
       buffer += line;

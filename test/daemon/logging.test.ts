@@ -47,6 +47,22 @@ describe('the daemon log', () => {
     expect(indexes.at(-1)).toBe(99);
     expect(indexes).toEqual(indexes.toSorted((left, right) => left - right));
   });
+
+  it('parts lines gathered past a file’s size between files, each whole and within it', async () => {
+    const path = join(scratch, 'busy.log');
+    const logger = createFileLogger(path, { maxBytes: 2_000, keep: 5 });
+    // Logged in one turn of the event loop, as while the process is busy: one flush writes them all.
+    for (let index = 0; index < 60; index += 1)
+      logger.log('info', 'event', { index, padding: 'x'.repeat(40) });
+    await logger.close();
+    const indexes: number[] = [];
+    for (const name of ['busy.log.3', 'busy.log.2', 'busy.log.1', 'busy.log']) {
+      const text = await readFile(join(scratch, name), 'utf8');
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_000);
+      for (const line of text.trim().split('\n')) indexes.push((JSON.parse(line) as { index: number }).index);
+    }
+    expect(indexes).toEqual(Array.from({ length: 60 }, (_, index) => index));
+  });
 });
 
 describe('a client that disconnects', () => {
