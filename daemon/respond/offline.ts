@@ -144,12 +144,25 @@ export function rankReply(
   const leadAnswer = overviewSentences(message, relevant) ?? definitionSentences(message, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   const question = readQuestion(message, followUpContext(history, message));
-  const findings = rankSentences(question, relevant, scorer);
+  const ranked = rankSentences(question, relevant, scorer);
+  const findings = question.confirms
+    ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))
+    : ranked;
   const best = findings[0];
   if (!best) return { findings };
   const ranking = { findings, features: answerabilityFeatures(question, relevant, best) };
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
   return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
+}
+
+/**
+ * Whether a sentence holds a word of what a yes/no question asks about, beyond the names it asks it of: "Does
+ * Breezy Cove have a dock?" is answered by "...Gas Grill, Fire Pit, Cannoe, Dock...", not by "Send email Inquiry
+ * for Breezy Cove"; "Is there a hot tub at Breezy Cove?" by none. A question of names alone asks nothing else.
+ */
+function holdsWhatIsAsked(question: Question, candidate: Candidate): boolean {
+  const asked = [...question.terms].filter(([term, weight]) => weight === 1 && !question.names.has(term));
+  return asked.length === 0 || asked.some(([term]) => candidate.stems.has(term));
 }
 
 /**

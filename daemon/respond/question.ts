@@ -16,6 +16,8 @@ export interface Question {
   names: Set<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;
+  /** A yes/no question ("Is there a hot tub at Breezy Cove?"): it asks to confirm what it says, not for a thing. */
+  confirms: boolean;
   /** The message's content stems in order: its phrases, as pairs of neighbours. */
   sequence: string[];
   /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
@@ -33,6 +35,7 @@ export function readQuestion(message: string, context?: string): Question {
     text: message,
     kind: answerKind(message),
     open: OPENS_WITH_WH_WORD.test(message),
+    confirms: ASKS_TO_CONFIRM.test(message) && !WH_WORD.test(message),
     terms,
     known,
     names: questionNames(asked),
@@ -41,8 +44,13 @@ export function readQuestion(message: string, context?: string): Question {
   };
 }
 
+const WH = '(?:what|which|who|whom|whose|when|where|why|how)';
+const WH_WORD = new RegExp(String.raw`\b${WH}\b`, 'i');
+/** "Is there...", "And does it...": a question opening with its verb. */
+const ASKS_TO_CONFIRM =
+  /^\W*(?:(?:and|so|but)\s+)?(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|must)\b/i;
 /** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
-const OPENS_WITH_WH_WORD = /^\W*(?:[\p{L}'’]+\s+){0,2}(?:what|which|who|whom|whose|when|where|why|how)\b/iu;
+const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${WH}\b`, 'iu');
 
 /** "which NFL team", "what is the name of the stadium": the first word after the framing, when it is a word of content. */
 const FOCUS =

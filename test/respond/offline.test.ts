@@ -344,6 +344,29 @@ describe('offline overviews', () => {
   });
 });
 
+describe('offline yes/no questions', () => {
+  const listing: ContextPassage = {
+    number: 1,
+    sourceName: 'breezy-cove.html',
+    sourceId: 'src_b',
+    page: 1,
+    text:
+      'Features & Amenities of Breezy Cove Wonderful Finger Lakes Honey!\n\n' +
+      'New King Size Bed in the Sun Room, Plus 3 Bedrooms, Gas Grill, Fire Pit, Cannoe, Dock, & Lawn Furniture\n\n' +
+      'Send email Inquiry for Breezy Cove Wonderful Finger Lakes Honey!',
+    score: 0.5,
+  };
+
+  it('are answered by a sentence holding what they ask about, not one holding only the names they ask it of', () => {
+    expect(composeReply('Does Breezy Cove have a dock?', [listing]).text).toBe(
+      'New King Size Bed in the Sun Room, Plus 3 Bedrooms, Gas Grill, Fire Pit, Cannoe, Dock, & Lawn Furniture. [1]',
+    );
+    expect(composeReply('Is there a hot tub at Breezy Cove?', [listing]).text).toBe(
+      `${notFoundReply} The closest passages are in breezy-cove.html.`,
+    );
+  });
+});
+
 describe('offline definitions', () => {
   const usage: ContextPassage = {
     number: 1,
