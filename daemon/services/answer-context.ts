@@ -1,6 +1,7 @@
 import { definitionSentences } from '../respond/lead-answer.ts';
 import type { ContextPassage } from '../respond/types.ts';
 import type { Passage, Retriever } from '../retrieve/index.ts';
+import type { StoredChunk } from '../store/chunk-index.ts';
 import type { Store } from '../store/index.ts';
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { datesIn, furthestDated } from '../text/dates.ts';
@@ -19,11 +20,9 @@ export async function retrieveContext(
   deps: { store: Store; retriever: Retriever },
   input: { applicationId: string; query: string; context: string | undefined; signal: AbortSignal },
 ): Promise<ContextPassage[]> {
-  const overview = overviewRequested(input.query);
-  // "Give me an overview of Mammoth" is searched as "Mammoth": the framing words would find passages about overviews.
-  const query = overview && overview.terms.length > 0 ? overview.topic : input.query;
-  const passages = await searchApplication(deps, { ...input, query, limit: CONTEXT_PASSAGES });
   const opening = openingWanted(input.query);
+  const query = opening?.searchedFor ?? input.query;
+  const passages = await searchApplication(deps, { ...input, query, limit: CONTEXT_PASSAGES });
   const context = opening
     ? await withOpeningFirst(deps.store, opening, passages, input.signal)
     : await withFurthestDated(deps.store, input.query, passages, input.signal);
@@ -36,6 +35,8 @@ interface OpeningWanted {
   terms: string[];
   /** Whether the opening chunk of the first source found is about the topic, so that source is the one asked about. */
   isAbout: (opening: Passage) => boolean;
+  /** What to search for instead of the message, if anything. */
+  searchedFor?: string;
 }
 
 /**
@@ -48,7 +49,10 @@ function openingWanted(query: string): OpeningWanted | undefined {
   if (overview) {
     const isAbout = (opening: Passage) =>
       holdsTopic(overview, [opening.sourceName, ...opening.headings, opening.text].join('\n'));
-    return { terms: overview.terms, isAbout };
+    // "Give me an overview of Mammoth" is searched as "Mammoth": the framing words would find passages about
+    // overviews. "What is this document about?" names no topic to search for.
+    const searchedFor = overview.terms.length > 0 ? { searchedFor: overview.topic } : {};
+    return { terms: overview.terms, isAbout, ...searchedFor };
   }
   const definition = definitionAsked(query);
   if (definition) {
@@ -78,11 +82,11 @@ async function withOpeningFirst(
   const [chunk] = await store.chunks.list(source.sourceId, source.generation, 1);
   signal.throwIfAborted();
   if (!chunk) return passages;
-  const { index, ...content } = chunk;
-  const { sourceId, sourceName, generation, score } = source;
-  const opening: Passage = { sourceId, sourceName, generation, score, chunkIndex: index, ...content };
+  const opening = chunkOf(source, chunk);
   if (!named && !wanted.isAbout(opening)) return passages;
-  const others = passages.filter((passage) => passage.sourceId !== sourceId || passage.chunkIndex !== index);
+  const others = passages.filter(
+    (passage) => passage.sourceId !== opening.sourceId || passage.chunkIndex !== opening.chunkIndex,
+  );
   return [opening, ...others];
 }
 
@@ -118,7 +122,11 @@ async function furthestDatedChunk(
   const namesIt = (passage: Passage) =>
     passage.sourceId === first.sourceId && datesIn(passage.text, furthest.order).includes(furthest.date);
   if (passages.some(namesIt)) return undefined;
-  const { index, ...chunk } = furthest.item;
-  const { sourceId, sourceName, generation, score } = first;
+  return chunkOf(first, furthest.item);
+}
+
+/** Another chunk of a passage's source as a passage, scored as that passage: the search did not reach it. */
+function chunkOf(found: Passage, { index, ...chunk }: StoredChunk): Passage {
+  const { sourceId, sourceName, generation, score } = found;
   return { sourceId, sourceName, generation, score, chunkIndex: index, ...chunk };
 }
