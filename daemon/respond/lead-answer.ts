@@ -41,22 +41,21 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
   if (!definition) return undefined;
   const defines = definitionTest(definition);
   for (const passage of relevant) {
-    const sentences = candidateSentences([passage]).filter(
-      (candidate) => !candidate.heading && !LINK.test(candidate.sentence),
-    );
+    const sentences = candidateSentences([passage]).filter(quotable);
     const start = sentences.findIndex((candidate) => defines(candidate.sentence));
     if (start >= 0) return leadFrom(sentences[start]!, sentences.slice(start + 1).filter(leads));
   }
   return undefined;
 }
 
-/** Whether a sentence can lead a reply or follow in one: no heading, fragment, link or badge. */
+/** Whether a sentence may be quoted in such a reply: no heading, link or badge. */
+function quotable(candidate: Candidate): boolean {
+  return !candidate.heading && !LINK.test(candidate.sentence);
+}
+
+/** Whether a sentence can lead a reply or follow in one: quotable, and no fragment. */
 function leads(candidate: Candidate): boolean {
-  return (
-    !candidate.heading &&
-    wordCount(candidate.sentence) >= LEAD_SENTENCE_WORDS &&
-    !LINK.test(candidate.sentence)
-  );
+  return quotable(candidate) && wordCount(candidate.sentence) >= LEAD_SENTENCE_WORDS;
 }
 
 /** The first sentence, whatever its length, and those after it, each once, while the reply stays within its words. */
