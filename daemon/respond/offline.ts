@@ -104,7 +104,7 @@ export function createOfflineResponder(): Responder {
  * The sentence that best answers the question, whole, then supporting sentences while the answer is uncertain,
  * each cited by its source's number in the reply's sources. A follow-up ("and who funded it?") is read with the
  * question it follows; a request for an overview is answered with the first passage's opening sentences, and a
- * question what something is with the sentence that has it as its subject. When the passages hold little of the
+ * question what something or who someone is with the sentence defining it. When the passages hold little of the
  * question, it says so and names the closest sources.
  */
 export function composeReply(
@@ -128,7 +128,7 @@ export interface Ranking {
   dateExtentAnswer?: Candidate;
   /**
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
-   * something is, the sentence with it as its subject and those after it: in their passage's order.
+   * something or who someone is, the sentence defining it and those after it: in their passage's order.
    */
   leadAnswer?: Candidate[];
 }
