@@ -7,6 +7,7 @@ import { type Answerability, answerabilityFeatures, answers, termsHeld } from '.
 import { type Candidate, candidateSentences, labelledValue, repeats } from './candidates.ts';
 import { citationNumbers, citedSources } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
+import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { definitionSentences, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
@@ -190,7 +191,10 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
   return passages.filter((passage) => passage.score >= MINIMUM_PASSAGE_SCORE);
 }
 
-/** The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain. */
+/**
+ * The reply made of ranked sentences: the best, whole, and the next likeliest while the answer is uncertain, with
+ * the sentence defining a term they refer to ("the License").
+ */
 export function composeFindings(
   passages: ContextPassage[],
   { findings, features, dateExtentAnswer, leadAnswer }: Ranking,
@@ -203,9 +207,15 @@ export function composeFindings(
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages);
+  const chosen = [best, ...supportingFindings(findings, best, composition)].map(
+    (finding) => finding.candidate,
+  );
   return cite(
     passages,
-    [best, ...supportingFindings(findings, best, composition)].map((finding) => finding.candidate),
+    withDefinitions(
+      chosen,
+      findings.map((finding) => finding.candidate),
+    ),
   );
 }
 
