@@ -3,6 +3,7 @@
  * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
  */
 import type { DateExtent } from './dates.ts';
+import { RECORD_LINE } from './sentences.ts';
 import { isStopWord, term, words } from './words.ts';
 
 export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
@@ -100,27 +101,38 @@ export function answerOfKind(
   known: Set<string>,
   names: ReadonlySet<string> = NO_NAMES,
 ): string | undefined {
+  const read = withoutListPlaces(sentence);
   const isNew = (text: string): boolean =>
     words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
   const firstNew = (patterns: RegExp[]): string | undefined => {
     for (const pattern of patterns) {
-      for (const match of sentence.matchAll(pattern)) if (isNew(match[0])) return match[0].trim();
+      for (const match of read.matchAll(pattern)) if (isNew(match[0])) return match[0].trim();
     }
     return undefined;
   };
   if (kind === 'date') return firstNew(datePatterns);
-  if (kind === 'number') return labelledNumber(sentence, known) ?? firstNew([numberPattern]);
+  if (kind === 'number') return labelledNumber(read, known) ?? firstNew([numberPattern]);
   if (kind === 'frequency') return firstNew([frequencyPattern]);
   // A name ending in a name the question uses is its subject ("Little Bo" for "where did Bo Peep ...", "Denver
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
   const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
-  if (kind === 'person') return properName(sentence, isNewName);
-  if (kind === 'place') return properName(sentence, isNewName) ?? firstNew([LOCATIVE]);
-  if (kind === 'reason') return REASON.exec(sentence)?.[0];
+  if (kind === 'person') return properName(read, isNewName);
+  if (kind === 'place') return properName(read, isNewName) ?? firstNew([LOCATIVE]);
+  if (kind === 'reason') return REASON.exec(read)?.[0];
   return undefined;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** A list item's place in a JSON leaf's path (`quotes[3].text: ...`), which counts nothing the leaf says. */
+const LIST_PLACE = /\[\d+\]/g;
+
+/** A record line with the list places of its label emptied (`quotes[].text: ...`); any other sentence as it is. */
+function withoutListPlaces(sentence: string): string {
+  if (!RECORD_LINE.test(sentence)) return sentence;
+  const end = sentence.indexOf(': ');
+  return sentence.slice(0, end).replace(LIST_PLACE, '[]') + sentence.slice(end);
+}
 
 /** The terms of the names a question uses: its capitalised words, but for those opening a sentence. */
 export function questionNames(question: string): Set<string> {

@@ -108,4 +108,13 @@ describe('answers of a kind', () => {
     expect(answerOfKind(line, 'number', known('How many people can sleep there?'))).toBe('10');
     expect(answerOfKind(line, 'number', known('How many bedrooms are there?'))).toBe('3');
   });
+
+  it("takes no list place of a JSON leaf's path for a number, but a number or name the leaf says", () => {
+    const quote = 'main.characters."Teddy Flood"[3].quote: Well, your mouth moves fast enough.';
+    expect(answerOfKind(quote, 'number', known('How fast was the avalanche moving?'))).toBeUndefined();
+    expect(answerOfKind(quote, 'person', known('Who said that?'))).toBe('Teddy Flood');
+    const measured = 'slides[2].text: It moved at 70 miles per hour.';
+    expect(answerOfKind(measured, 'number', known('How fast was it moving?'))).toBe('70');
+    expect(answerOfKind('Chapter [3] says so.', 'number', known('Which chapter?'))).toBe('3');
+  });
 });
