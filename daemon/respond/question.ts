@@ -28,6 +28,7 @@ export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   for (const term of contentStems(message)) terms.set(term, 1);
+  if (ASKS_WHAT_HAPPENS.test(message)) terms.delete(term('happens'));
   const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked)]);
   const focus = questionFocus(message);
@@ -52,11 +53,26 @@ const ASKS_TO_CONFIRM =
 /** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
 const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${WH}\b`, 'iu');
 
+/**
+ * "What happens if I run the jar?", "What happened to the ship?": the verb only frames the question, and a sentence
+ * saying "where parsing happens" answers nothing of it.
+ */
+const ASKS_WHAT_HAPPENS = /\bwhat\b.*\bhappen(?:s|ed|ing)?\b/i;
+
 /** "which NFL team", "what is the name of the stadium": the first word after the framing, when it is a word of content. */
 const FOCUS =
-  /\b(?:what|which|whose)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?(?:name|kind|type)\s+of\s+(?:the\s+|a\s+|an\s+)?)?([\p{L}-]+)/iu;
+  /\b(what|which|whose)\s+(?:(?:is|was|are|were)\s+(?:the\s+)?(?:name|kind|type)\s+of\s+(?:the\s+|a\s+|an\s+)?)?([\p{L}-]+)/iu;
+
+/**
+ * Verbs "what" (never "which") is often the subject of ("What happens if...", "What caused the fire?"): the question then names no
+ * kind of thing its answer is.
+ */
+const SUBJECT_VERB =
+  /^(?:happen(?:s|ed)?|caus(?:es?|ed)|make(?:s)?|made|mean(?:s|t)?|lead(?:s)?|led|determin(?:es?|ed)|allow(?:s|ed)?|prevent(?:s|ed)?|affect(?:s|ed)?|occur(?:s|red)?|decid(?:es?|ed)|influenc(?:es?|ed)|became|becomes|remain(?:s|ed)|contain(?:s|ed)|includ(?:es?|ed)|requir(?:es?|ed)|describ(?:es?|ed)|replac(?:es?|ed)|follow(?:s|ed)|goes|went|comes|came)$/;
 
 function questionFocus(message: string): string | undefined {
-  const word = FOCUS.exec(message)?.[1]?.toLowerCase();
-  return word === undefined || isStopWord(word) ? undefined : term(word);
+  const [, asking, focus] = FOCUS.exec(message) ?? [];
+  const word = focus?.toLowerCase();
+  if (word === undefined || isStopWord(word)) return undefined;
+  return asking?.toLowerCase() === 'what' && SUBJECT_VERB.test(word) ? undefined : term(word);
 }

@@ -6,6 +6,18 @@ describe('question', () => {
     expect(readQuestion('What is the name of the stadium where it was played?').focus).toBe('stadium');
     expect(readQuestion('Which hotel did the Broncos use?').focus).toBe('hotel');
     expect(readQuestion('Who won?').focus).toBeUndefined();
+    // "What" is the subject of a verb: no kind of thing is named.
+    expect(readQuestion('What happens if I run the jar on its own?').focus).toBeUndefined();
+    expect(readQuestion('What caused the fire?').focus).toBeUndefined();
+    expect(readQuestion('Which causes are listed?').focus).toBe('caus');
+  });
+
+  it('does not look for the verb framing a question what happens', () => {
+    expect([...readQuestion('What happens if I run the jar on its own?').terms.keys()]).toEqual([
+      'run',
+      'jar',
+    ]);
+    expect([...readQuestion('When did it happen?').terms.keys()]).toEqual(['happen']);
   });
 
   it('tells a yes/no question, which asks to confirm what it says, from one asking for a thing', () => {
