@@ -247,7 +247,10 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
   return chosen.slice(1);
 }
 
-/** Sentences of one source in their own order, followed once by its number in the reply's sources. */
+/**
+ * Sentences of one source, each passage's in their own order and the passages in the order chosen (the best
+ * first), followed once by the source's number in the reply's sources.
+ */
 function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
   const cited = citedSources(
     passages,
@@ -259,14 +262,19 @@ function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
     chosen.map((candidate) => candidate.passage.number),
   );
   const groups = new Map<number, Candidate[]>();
-  for (const candidate of chosen) {
+  // A passage's place is that of its first sentence chosen, so the reply opens with the passage of the best.
+  const passageOrder = new Map<number, number>();
+  chosen.forEach((candidate, place) => {
     const number = numbers.get(candidate.passage.number)!;
     groups.set(number, [...(groups.get(number) ?? []), candidate]);
-  }
+    if (!passageOrder.has(candidate.passage.number)) passageOrder.set(candidate.passage.number, place);
+  });
   const text = [...groups.entries()]
     .map(([number, group]) => {
       const ordered = group.sort(
-        (left, right) => left.passage.number - right.passage.number || left.position - right.position,
+        (left, right) =>
+          passageOrder.get(left.passage.number)! - passageOrder.get(right.passage.number)! ||
+          left.position - right.position,
       );
       return `${ordered.map(quoted).join(' ')} [${number}]`;
     })

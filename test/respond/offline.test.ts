@@ -111,6 +111,25 @@ describe('offline responder', () => {
     }
   });
 
+  it("opens with the best sentence when another of its source's passages brings a supporting one", () => {
+    const [first, second] = candidateSentences([passages[0]!]);
+    const later: ContextPassage = { ...passages[0]!, number: 2, score: 0.5, text: second!.sentence };
+    const [best] = candidateSentences([later]);
+    const composition = {
+      answerability: { weights: [], bias: 0 },
+      confidence: 0.99,
+      longestReplyWords: 80,
+      mostSentences: 2,
+      supportingScore: 0,
+    };
+    const findings = [
+      { candidate: best!, score: 2, coverage: 1 },
+      { candidate: first!, score: 1.5, coverage: 0.5 },
+    ];
+    const reply = composeFindings([passages[0]!, later], { findings, features: [] }, composition).text;
+    expect(reply).toBe(`${best!.sentence} ${first!.sentence} [1]`);
+  });
+
   it('never repeats a sentence that overlapping passages share', () => {
     const overlapping: ContextPassage[] = [
       passages[0]!,
