@@ -12,6 +12,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { isNotFound } from '../daemon/respond/offline.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
 import { citationsAreValid } from './responder.ts';
 import { type BenchServer, median, percentile, round, startServer } from './support.ts';
@@ -127,7 +128,10 @@ export async function run(): Promise<Record<string, unknown>> {
         fresh: item.fresh === true,
         asked: asked(item),
         file: item.file,
-        factHeld: item.facts.some((fact) => normalise(reply.message).includes(normalise(fact))),
+        // A reply that could not find the answer may quote the nearest sentence; it answered nothing.
+        factHeld:
+          !isNotFound(reply.message) &&
+          item.facts.some((fact) => normalise(reply.message).includes(normalise(fact))),
         firstSourceRight: reply.sources[0]?.source === basename(item.file),
         citationsValid: citationsAreValid(reply.message, reply.sources.length),
         firstSource: reply.sources[0]?.source ?? null,

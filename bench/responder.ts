@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { composeReply, notFoundReply } from '../daemon/respond/offline.ts';
+import { composeReply, isNotFound } from '../daemon/respond/offline.ts';
 import { wordCount } from '../daemon/text/words.ts';
 import { requireCorpus } from '../test/support/corpus.ts';
 import {
@@ -86,14 +86,16 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
       const hit = item.answers.some((answer) =>
         passages.some((passage) => containsAnswer(passage.text, answer)),
       );
-      const answered = item.answers.some((answer) => containsAnswer(reply.text, answer));
+      // A reply that could not find the answer may quote the nearest sentence; it answered nothing.
+      const answered =
+        !isNotFound(reply.text) && item.answers.some((answer) => containsAnswer(reply.text, answer));
       const tally = isHeldOutArticle(item.doc) ? tallies.heldOut : tallies.training;
       tally.questions++;
       tally.lengths.push(wordCount(reply.text));
       if (answered) tally.contained++;
       if (hit) retrieved++;
       if (hit && answered) containedWhenRetrieved++;
-      if (reply.text.startsWith(notFoundReply)) notFound++;
+      if (isNotFound(reply.text)) notFound++;
       if (citationsAreValid(reply.text, reply.usedPassages.length)) validCitations++;
       f1Sum += Math.max(...item.answers.map((answer) => tokenF1(reply.text, answer)));
       const elsewhere = await index.search(
@@ -101,7 +103,7 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
         index.sourceIds.filter((sourceId) => sourceId !== item.doc),
         passagesPerQuestion,
       );
-      if (composeReply(item.question, elsewhere).text.startsWith(notFoundReply)) notFoundElsewhere++;
+      if (isNotFound(composeReply(item.question, elsewhere).text)) notFoundElsewhere++;
     }
 
     const offTopic = evenSample(
@@ -111,7 +113,7 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
     let offTopicNotFound = 0;
     for (const item of offTopic) {
       const passages = await index.search(item.question, index.sourceIds, passagesPerQuestion);
-      if (composeReply(item.question, passages).text.startsWith(notFoundReply)) offTopicNotFound++;
+      if (isNotFound(composeReply(item.question, passages).text)) offTopicNotFound++;
     }
 
     const count = questions.length;

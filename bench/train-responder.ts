@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import {
   type Composition,
   composeFindings,
-  notFoundReply,
+  isNotFound,
   type Ranking,
   rankReply,
   relevantPassages,
@@ -128,8 +128,8 @@ function replyFigures(ranked: Ranked[], composition: Composition): ReplyFigures 
   const lengths: number[] = [];
   for (const { example, ranking } of ranked) {
     const text = composeFindings(example.passages, ranking, composition).text;
-    if (example.item.answers.some((answer) => containsAnswer(text, answer))) contained++;
-    if (text.startsWith(notFoundReply)) notFound++;
+    if (isNotFound(text)) notFound++;
+    else if (example.item.answers.some((answer) => containsAnswer(text, answer))) contained++;
     lengths.push(wordCount(text));
   }
   return {
@@ -168,7 +168,7 @@ function rankOffTopic(offTopic: OffTopic[], scorer: SentenceScorer): RankedOffTo
 /** Share of off-topic questions answered "could not find". */
 function offTopicNotFound(offTopic: RankedOffTopic[], composition: Composition): number {
   const turnedAway = offTopic.filter(({ passages, ranking }) =>
-    composeFindings(passages, ranking, composition).text.startsWith(notFoundReply),
+    isNotFound(composeFindings(passages, ranking, composition).text),
   );
   return round(turnedAway.length / offTopic.length, 3);
 }

@@ -5,7 +5,7 @@ import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import { type Candidate, candidateSentences, labelledValue, repeats } from './candidates.ts';
-import { citationNumbers, citedSources } from './citations.ts';
+import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
@@ -132,6 +132,11 @@ export interface Ranking {
    * something or who someone is, the sentence defining it and those after it: in their passage's order.
    */
   leadAnswer?: Candidate[];
+  /**
+   * The best sentence, when its source holds every name the question uses: what a reply that could not find the
+   * answer offers as the nearest to one. Not a sentence about another "Paris" or another lake than the one asked of.
+   */
+  nearest?: Candidate;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -151,9 +156,23 @@ export function rankReply(
     : ranked;
   const best = findings[0];
   if (!best) return { findings };
-  const ranking = { findings, features: answerabilityFeatures(question, relevant, best) };
+  const ranking = {
+    findings,
+    features: answerabilityFeatures(question, relevant, best),
+    ...(namesAllHeld(question, findings, best) ? { nearest: best.candidate } : {}),
+  };
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
   return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
+}
+
+/** Whether the best sentence's source holds every name the question uses, in any of its sentences found. */
+function namesAllHeld(question: Question, findings: Finding[], best: Finding): boolean {
+  const ofSource = findings
+    .map((finding) => finding.candidate)
+    .filter((candidate) => candidate.passage.sourceId === best.candidate.passage.sourceId);
+  return [...question.names].every((name) =>
+    ofSource.some((candidate) => candidate.stems.has(name) || candidate.previous.has(name)),
+  );
 }
 
 /**
@@ -197,7 +216,7 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
  */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, leadAnswer }: Ranking,
+  { findings, features, dateExtentAnswer, leadAnswer, nearest }: Ranking,
   composition: Composition,
 ): OfflineReply {
   if (leadAnswer) return cite(passages, leadAnswer);
@@ -206,7 +225,7 @@ export function composeFindings(
   // The answerability score is fitted to sentences that match a question's words, which the oldest date's line
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
-  if (!features || !answers(composition.answerability, features)) return notFound(passages);
+  if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
   const chosen = [best, ...supportingFindings(findings, best, composition)].map(
     (finding) => finding.candidate,
   );
@@ -282,7 +301,12 @@ function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
   return { text, usedPassages };
 }
 
-function notFound(passages: ContextPassage[]): OfflineReply {
+/**
+ * "Could not find", naming the closest sources and quoting the sentence that came nearest to answering when the
+ * closest holds it: a question put in other words than its answer's ("What was the sender setting up?" for "to
+ * set-up a GTD system") is turned away too, and then the user still sees what the sources say.
+ */
+function notFound(passages: ContextPassage[], nearest?: Candidate): OfflineReply {
   const closest = citedSources(
     passages,
     passages.map((passage) => passage.number),
@@ -291,10 +315,15 @@ function notFound(passages: ContextPassage[]): OfflineReply {
   const names = closest.map((passage) =>
     passage.page > 1 ? `${passage.sourceName} (p. ${passage.page})` : passage.sourceName,
   );
-  return {
-    text: `${notFoundReply} The closest passages are in ${names.join(' and ')}.`,
-    usedPassages: closest.map((passage) => passage.number),
-  };
+  const text = `${notFoundReply} The closest passages are in ${names.join(' and ')}.`;
+  const usedPassages = closest.map((passage) => passage.number);
+  if (!nearest || sourceKey(nearest.passage) !== sourceKey(closest[0]!)) return { text, usedPassages };
+  return { text: `${text} The nearest to an answer: ${quoted(nearest)} [1]`, usedPassages };
+}
+
+/** Whether a reply says it could not find the answer (whatever it quotes after). */
+export function isNotFound(reply: string): boolean {
+  return reply.startsWith(notFoundReply);
 }
 
 /**

@@ -7,8 +7,10 @@ import {
   composeReply,
   notFoundReply,
   offlineTitle,
+  rankReply,
   toDeltas,
 } from '../../daemon/respond/offline.ts';
+import { SENTENCE_WEIGHTS } from '../../daemon/respond/sentence-weights.ts';
 import { countTokens } from '../../daemon/respond/tokens.ts';
 import type { ContextPassage, ReplyEvent, ReplyRequest } from '../../daemon/respond/types.ts';
 
@@ -291,6 +293,31 @@ describe('offline responder', () => {
       text: notFoundReply,
       usedPassages: [],
     });
+  });
+
+  it('quotes the sentence nearest to an answer it could not find when the closest source holds it', () => {
+    const [nearest] = candidateSentences([passages[0]!]);
+    const [elsewhere] = candidateSentences([passages[1]!]);
+    const turnedAway = { weights: [], bias: -1 };
+    const composition = { ...SENTENCE_WEIGHTS.composition, answerability: turnedAway };
+    const findings = [{ candidate: nearest!, score: 1, coverage: 0.3 }];
+    const closest = `${notFoundReply} The closest passages are in super-bowl.pdf (p. 3) and oxygen.md.`;
+    expect(composeFindings(passages, { findings, features: [], nearest: nearest! }, composition)).toEqual({
+      text: `${closest} The nearest to an answer: ${nearest!.sentence} [1]`,
+      usedPassages: [1, 2],
+    });
+    expect(composeFindings(passages, { findings, features: [], nearest: elsewhere! }, composition).text).toBe(
+      closest,
+    );
+    expect(composeFindings(passages, { findings, features: [] }, composition).text).toBe(closest);
+  });
+
+  it('offers no nearest sentence from a source that lacks a name the question uses', () => {
+    const ranked = (question: string) => rankReply(question, passages, [], SENTENCE_WEIGHTS);
+    expect(ranked('When was the game in Santa Clara played?').nearest?.sentence).toContain(
+      'February 7, 2016',
+    );
+    expect(ranked('When was the game in Paris played?').nearest).toBeUndefined();
   });
 
   it('streams several small deltas that join into the reply, and counts usage with o200k', async () => {
