@@ -2,7 +2,7 @@
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
-import { type Candidate, candidateSentences } from './candidates.ts';
+import { type Candidate, candidateSentences, labelledValue } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -127,16 +127,14 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     else missing = Math.max(missing, termWeight);
   }
   const coverage = held / total;
+  // A label's answer is its value on the next line ("Number of Copies:" and "9"), which a reply quotes with it.
+  const value = labelledValue(candidate);
+  const said = value === undefined ? candidate.sentence : `${candidate.sentence} ${value}`;
   const answer =
-    question.kind === 'other'
-      ? undefined
-      : answerOfKind(candidate.sentence, question.kind, question.known, question.names);
+    question.kind === 'other' ? undefined : answerOfKind(said, question.kind, question.known, question.names);
   const otherName =
-    question.kind === 'other'
-      ? answerOfKind(candidate.sentence, 'person', question.known, question.names)
-      : undefined;
-  const otherNumber =
-    question.kind === 'other' ? answerOfKind(candidate.sentence, 'number', question.known) : undefined;
+    question.kind === 'other' ? answerOfKind(said, 'person', question.known, question.names) : undefined;
+  const otherNumber = question.kind === 'other' ? answerOfKind(said, 'number', question.known) : undefined;
   const newStems = [...candidate.stems].filter((term) => !question.known.has(term)).length;
   const length = words(candidate.sentence).length;
   return [
@@ -159,7 +157,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     question.focus !== undefined && candidate.stems.has(question.focus) ? 1 : 0,
     otherName === undefined ? 0 : 1,
     otherNumber === undefined ? 0 : 1,
-    nearness(question, candidate.sentence, answer ?? otherName ?? otherNumber),
+    nearness(question, said, answer ?? otherName ?? otherNumber),
     candidate.position === 0 ? 1 : 0,
     coverage / candidate.passage.number,
     variant / total,

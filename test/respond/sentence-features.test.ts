@@ -36,6 +36,16 @@ describe('sentence features', () => {
     expect(found['Usage reports must be provided monthly.']).toBe(1);
   });
 
+  it("finds the number a label's value on the next line holds", () => {
+    const found = feature(
+      'How many copies does the funder want?',
+      'Please state how many copies the funder requires.\n\nNumber of Copies:\n\n9\n\nSignature:',
+      'numberFound',
+    );
+    expect(found['Please state how many copies the funder requires.']).toBe(0);
+    expect(found['Number of Copies:']).toBe(1);
+  });
+
   it('lets a heading compete only when it holds the question and the kind asked for', () => {
     const text =
       '## Release 4.0.0 - 8/18/2026\n\n* Fixed the parser.\n\n## Older releases from 2020\n\nSee the archive of releases.';
