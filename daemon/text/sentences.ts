@@ -70,6 +70,12 @@ export const LIST_ITEM = /^([-*+] |\d+[.)] )/;
 /** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */
 export const RECORD_LINE = /^[^\s:][^:\n]{0,80}: \S/;
 
+/**
+ * A JSON leaf's path with a quoted key, which may hold spaces and stops (`main.characters."Dr. Robert Ford"[5].quote:`)
+ * but no sentence end.
+ */
+const QUOTED_KEY_PATH = /^[^\s:"]*"[^"\n]*"[^\s:]*: /;
+
 /** A table's rule row (`|---|:-:|`), which says nothing. */
 const TABLE_RULE = /^\s*\|?[\s|:-]+\|?\s*$/;
 
@@ -183,14 +189,15 @@ function lineGroups(lines: Span[], contents: string[]): Span[] {
     const startsUnit =
       length + lineLength > LINE_GROUP_WORDS ||
       (lineLength >= CLAUSE_LINE_WORDS && !continuesLine(contents[index - 1] ?? '', content));
-    if (group && startsUnit) {
+    if (group && startsUnit && !wrapsOnto(contents[index - 1] ?? '', content)) {
       groups.push(group);
       group = undefined;
       length = 0;
     }
     group = { start: group?.start ?? line.start, end: line.end };
     length += lineLength;
-    if (lineLength >= LONG_LINE_WORDS || /[.!?:]["”’)\]]?$/.test(content)) {
+    if (wrapsOnto(content, contents[index + 1] ?? '')) continue;
+    if (lineLength >= LONG_LINE_WORDS || ENDS_SENTENCE.test(content)) {
       groups.push(group);
       group = undefined;
       length = 0;
@@ -198,6 +205,21 @@ function lineGroups(lines: Span[], contents: string[]): Span[] {
   }
   if (group) groups.push(group);
   return groups;
+}
+
+const ENDS_SENTENCE = /[.!?:]["”’)\]]?$/;
+
+/**
+ * A long line breaking off without a stop, before a short one ending a sentence, is prose wrapped onto the next
+ * line ("...accepted by the Apache" and "Incubator PMC."), not a bullet.
+ */
+function wrapsOnto(line: string, next: string): boolean {
+  return (
+    lineWords(line) >= LONG_LINE_WORDS &&
+    !/[.!?:;]["”’)\]]?$/.test(line) &&
+    lineWords(next) < CLAUSE_LINE_WORDS &&
+    /[.!?]["”’)\]]?$/.test(next)
+  );
 }
 
 /** A line carries on the one before when that one breaks off (a hyphen, a comma) or it starts in lower case. */
@@ -254,11 +276,13 @@ function proseSpans(text: string, start: number, end: number): Span[] {
   const region = text.slice(start, end);
   let sentenceStart = region.search(/\S/);
   if (sentenceStart < 0) return spans;
+  const labelEnd = QUOTED_KEY_PATH.exec(region)?.[0].length ?? -1;
   for (const match of region.matchAll(/[.!?…。]["”’)\]]*(\s+)/gu)) {
     const punctuationEnd = match.index + match[0].length - match[1]!.length;
     const next = region.slice(match.index + match[0].length, match.index + match[0].length + 2);
     if (!/\n/.test(match[1]!) && !/^["“‘([]?[\p{Lu}\p{N}]/u.test(next)) continue;
     if (region[match.index] === '.' && isAbbreviation(region.slice(sentenceStart, match.index))) continue;
+    if (match.index < labelEnd) continue;
     if (match.index + match[0].length >= region.length) break;
     spans.push({ start: start + sentenceStart, end: start + punctuationEnd });
     sentenceStart = match.index + match[0].length;
@@ -273,6 +297,6 @@ const CITATION_ABBREVIATION = /(?:\bet al|\bcf|\bca)$/;
 
 /** The word before a full stop is an abbreviation or an initial, so the stop ends no sentence. */
 function isAbbreviation(before: string): boolean {
-  const lastToken = (before.match(/(\S+)$/)?.[1] ?? '').toLowerCase().replace(/^[("“]/, '');
+  const lastToken = (before.match(/(\S+)$/)?.[1] ?? '').toLowerCase().replace(/^.*[("“‘]/, '');
   return abbreviations.has(lastToken) || /^\p{L}$/u.test(lastToken) || CITATION_ABBREVIATION.test(before);
 }

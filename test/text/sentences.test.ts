@@ -55,6 +55,19 @@ describe('sentences', () => {
       sentences('Subject: Signed mail\nFrom: Ann <ann@example.com>\nDate: 2005-05-08\n\nHi, it broke.'),
     ).toEqual(['Subject: Signed mail', 'From: Ann <ann@example.com>', 'Date: 2005-05-08', 'Hi, it broke.']);
   });
+
+  it("ends no sentence inside a JSON leaf's quoted key, nor after an abbreviation a key opens with", () => {
+    expect(
+      sentences(
+        'main.characters."Dr. Robert Ford"[5].quote: The piano doesn\'t murder the player.\nmain."Part 2. Overview"[0].text: It starts. It ends.',
+      ),
+    ).toEqual([
+      'main.characters."Dr. Robert Ford"[5].quote: The piano doesn\'t murder the player.',
+      'main."Part 2. Overview"[0].text: It starts.',
+      'It ends.',
+    ]);
+    expect(sentences('He left. Then she said: go home.')).toEqual(['He left.', 'Then she said: go home.']);
+  });
 });
 
 describe('sentences of slides and wrapped prose', () => {
@@ -76,6 +89,15 @@ describe('sentences of slides and wrapped prose', () => {
       ),
     ).toEqual([
       'The steering arm can be either raised to cause the robot to move in a straight line, or lowered to cause the robot to turn.',
+    ]);
+    // A long line breaking off before a short one that ends the sentence is wrapped prose too, not a bullet.
+    expect(
+      sentences(
+        'March 22nd, 2007: Apache Tika project started\nThe Apache Tika project was formally started when the Tika proposal was accepted by the Apache\nIncubator PMC.',
+      ),
+    ).toEqual([
+      'March 22nd, 2007: Apache Tika project started',
+      'The Apache Tika project was formally started when the Tika proposal was accepted by the Apache Incubator PMC.',
     ]);
   });
 });
