@@ -267,8 +267,9 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
 }
 
 /**
- * Sentences of one source, each passage's in their own order and the passages in the order chosen (the best
- * first), followed once by the source's number in the reply's sources.
+ * Sentences of one source, followed once by the source's number in the reply's sources: the first chosen (the
+ * best, or the definition of a term it uses) first, then the rest, each passage's in their own order and the
+ * passages in the order chosen. A changelog's heading answering "when" comes before the line under it.
  */
 function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
   const cited = citedSources(
@@ -281,7 +282,7 @@ function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
     chosen.map((candidate) => candidate.passage.number),
   );
   const groups = new Map<number, Candidate[]>();
-  // A passage's place is that of its first sentence chosen, so the reply opens with the passage of the best.
+  // A passage's place is that of its first sentence chosen.
   const passageOrder = new Map<number, number>();
   chosen.forEach((candidate, place) => {
     const number = numbers.get(candidate.passage.number)!;
@@ -289,13 +290,13 @@ function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
     if (!passageOrder.has(candidate.passage.number)) passageOrder.set(candidate.passage.number, place);
   });
   const text = [...groups.entries()]
-    .map(([number, group]) => {
-      const ordered = group.sort(
+    .map(([number, [leading, ...rest]]) => {
+      const following = rest.sort(
         (left, right) =>
           passageOrder.get(left.passage.number)! - passageOrder.get(right.passage.number)! ||
           left.position - right.position,
       );
-      return `${ordered.map(quoted).join(' ')} [${number}]`;
+      return `${[leading!, ...following].map(quoted).join(' ')} [${number}]`;
     })
     .join(' ');
   return { text, usedPassages };

@@ -113,7 +113,7 @@ describe('offline responder', () => {
     }
   });
 
-  it("opens with the best sentence when another of its source's passages brings a supporting one", () => {
+  it('opens with the best sentence, though a supporting one comes before it in its source', () => {
     const [first, second] = candidateSentences([passages[0]!]);
     const later: ContextPassage = { ...passages[0]!, number: 2, score: 0.5, text: second!.sentence };
     const [best] = candidateSentences([later]);
@@ -130,6 +130,17 @@ describe('offline responder', () => {
     ];
     const reply = composeFindings([passages[0]!, later], { findings, features: [] }, composition).text;
     expect(reply).toBe(`${best!.sentence} ${first!.sentence} [1]`);
+    // So it does when both come from one passage: the best, then the rest in their own order.
+    const [, , third] = candidateSentences([passages[0]!]);
+    const samePassage = [
+      { candidate: third!, score: 2, coverage: 1 },
+      { candidate: second!, score: 1.5, coverage: 0.5 },
+      { candidate: first!, score: 1.4, coverage: 0.5 },
+    ];
+    const three = { ...composition, mostSentences: 3 };
+    expect(composeFindings([passages[0]!], { findings: samePassage, features: [] }, three).text).toBe(
+      `${third!.sentence} ${first!.sentence} ${second!.sentence} [1]`,
+    );
   });
 
   it('never repeats a sentence that overlapping passages share', () => {
