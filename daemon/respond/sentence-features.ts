@@ -56,10 +56,34 @@ export function featureRows(
   if (total === 0) return [];
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
+  const topics = sourceTopics(question, candidates);
   return candidates.map((candidate) => ({
     candidate,
-    features: sentenceFeatures(question, candidate, { weight, total, heaviest, sharpTotal }),
+    features: sentenceFeatures(question, candidate, {
+      weight,
+      total,
+      heaviest,
+      sharpTotal,
+      sourceTopic: topics.get(candidate.passage.sourceId)!,
+    }),
   }));
+}
+
+/**
+ * The terms of a follow-up's earlier question (its topic, weighed below 1) that each source's sentences hold, any
+ * of them: they count as held by every sentence of that source, so that what the follow-up itself asks decides
+ * within a source ("How much did it cost?": the slide of costs, not the title naming the project), as the
+ * reranker weighs passages (retrieve/rerank-signals.ts `sourceTopics`).
+ */
+function sourceTopics(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
+  const topic = [...question.terms].filter(([, weight]) => weight < 1).map(([term]) => term);
+  const held = new Map<string, Set<string>>();
+  for (const candidate of candidates) {
+    const terms = held.get(candidate.passage.sourceId) ?? new Set<string>();
+    for (const term of topic) if (candidate.stems.has(term) || candidate.previous.has(term)) terms.add(term);
+    held.set(candidate.passage.sourceId, terms);
+  }
+  return held;
 }
 
 /**
@@ -104,6 +128,8 @@ interface Weighing {
   total: number;
   heaviest: number;
   sharpTotal: number;
+  /** The topic terms the candidate's source holds (`sourceTopics`). */
+  sourceTopic: ReadonlySet<string>;
 }
 
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
@@ -116,7 +142,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   let sharpHeld = 0;
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
-    if (candidate.stems.has(term)) {
+    if (candidate.stems.has(term) || weighing.sourceTopic.has(term)) {
       held += termWeight;
       sharpHeld += termWeight ** 2;
       continue;

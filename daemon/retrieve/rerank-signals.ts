@@ -76,6 +76,8 @@ interface QueryTerms {
   answerKind: AnswerKind;
   /** The content words that have word vectors, to find in other words. */
   asked: AskedWord[];
+  /** The terms only a follow-up's earlier question holds: what names its topic. */
+  topic: ReadonlySet<string>;
 }
 
 /**
@@ -94,7 +96,30 @@ export function rerankSignals(
   const passages = hits.map(passageTerms);
   const terms = queryTerms({ query, whole }, sequence, passages);
   const meanLength = passages.reduce((sum, passage) => sum + passage.length, 0) / passages.length;
-  return hits.map((hit, position) => passageSignals(hit.score, passages[position]!, terms, meanLength));
+  const topics = sourceTopics(hits, passages, terms.topic);
+  return hits.map((hit, position) =>
+    passageSignals(hit.score, passages[position]!, terms, meanLength, topics.get(hit.sourceId)!),
+  );
+}
+
+/**
+ * The terms of a follow-up's earlier question (its topic) that each source's passages hold, any of them. They
+ * count as held by every passage of that source: "How much did it cost?" after "Tell me about the Music Sound
+ * Interpreter" asks for the slide about its cost, which never names the project, not the title slide, which does.
+ * The topic still tells sources apart.
+ */
+function sourceTopics(
+  hits: ChunkHit[],
+  passages: PassageTerms[],
+  topic: ReadonlySet<string>,
+): Map<string, Set<string>> {
+  const held = new Map<string, Set<string>>();
+  hits.forEach((hit, position) => {
+    const terms = held.get(hit.sourceId) ?? new Set<string>();
+    for (const term of topic) if (passages[position]!.all.has(term)) terms.add(term);
+    held.set(hit.sourceId, terms);
+  });
+  return held;
 }
 
 function queryTerms(
@@ -104,13 +129,19 @@ function queryTerms(
 ): QueryTerms {
   const own = new Set(contentTerms(query));
   const weights = rarityAmong(new Set(sequence), passages, (passage, term) => passage.all.has(term));
-  for (const [term, weight] of weights) if (!own.has(term)) weights.set(term, weight * CONTEXT_WEIGHT);
+  const topic = new Set<string>();
+  for (const [term, weight] of weights) {
+    if (own.has(term)) continue;
+    weights.set(term, weight * CONTEXT_WEIGHT);
+    topic.add(term);
+  }
   const queryWords = words(whole);
   const pairs = new Set<string>();
   for (let index = 1; index < sequence.length; index++)
     pairs.add(`${sequence[index - 1]} ${sequence[index]}`);
   return {
     weights,
+    topic,
     totalWeight: [...weights.values()].reduce((sum, weight) => sum + weight, 0),
     pairs,
     spacedWords: [...new Set(queryWords)].map((word) => ` ${word} `),
@@ -133,7 +164,10 @@ function passageSignals(
   passage: PassageTerms,
   terms: QueryTerms,
   meanLength: number,
+  sourceTopic: ReadonlySet<string>,
 ): RerankSignals {
+  // What a passage, sentence or heading holds, with the topic its source holds (`sourceTopics`).
+  const holding = (held: (term: string) => boolean) => (term: string) => held(term) || sourceTopic.has(term);
   let sentenceCoverage = 0;
   let answerKind = 0;
   let windowCoverage = 0;
@@ -143,7 +177,7 @@ function passageSignals(
   // How near each asked word comes to a word of the passage: the nearest over its sentences.
   const passageNearness = terms.asked.map(() => 0);
   passage.sentences.forEach((sentence, position) => {
-    const holds = (term: string) => sentence.termSet.has(term);
+    const holds = holding((term) => sentence.termSet.has(term));
     const coverage = share(terms, holds);
     const near = nearness(terms.asked, sentence.rows);
     near.forEach((value, index) => {
@@ -160,7 +194,10 @@ function passageSignals(
     }
     const next = passage.sentences[position + 1];
     const window = next
-      ? share(terms, (term) => sentence.termSet.has(term) || next.termSet.has(term))
+      ? share(
+          terms,
+          holding((term) => sentence.termSet.has(term) || next.termSet.has(term)),
+        )
       : coverage;
     windowCoverage = Math.max(windowCoverage, window);
     proximity = Math.max(proximity, closeness(sentence.terms, terms));
@@ -168,19 +205,34 @@ function passageSignals(
   });
   return {
     fused,
-    coverage: share(terms, (term) => passage.all.has(term)),
+    coverage: share(
+      terms,
+      holding((term) => passage.all.has(term)),
+    ),
     sentenceCoverage,
     windowCoverage,
     phrases: phrasesKept(passage, terms.pairs),
-    headings: share(terms, (term) => passage.headings.has(term)),
+    headings: share(
+      terms,
+      holding((term) => passage.headings.has(term)),
+    ),
     proximity,
     wording,
     answerKind,
     paraphrase:
-      saidOtherwise(terms.asked, passageNearness, (term) => passage.all.has(term)) / terms.totalWeight,
+      saidOtherwise(
+        terms.asked,
+        passageNearness,
+        holding((term) => passage.all.has(term)),
+      ) / terms.totalWeight,
     sentenceMeaning,
     paragraphCoverage: Math.max(
-      ...passage.paragraphs.map((paragraph) => share(terms, (term) => paragraph.has(term))),
+      ...passage.paragraphs.map((paragraph) =>
+        share(
+          terms,
+          holding((term) => paragraph.has(term)),
+        ),
+      ),
     ),
     termFrequency: termFrequency(passage, terms, meanLength),
   };

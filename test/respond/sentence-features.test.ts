@@ -36,6 +36,28 @@ describe('sentence features', () => {
     expect(found['Usage reports must be provided monthly.']).toBe(1);
   });
 
+  it("credits a follow-up's topic to every sentence of a source that names it", () => {
+    const question = readQuestion('How much did it cost?', 'What is the Music Sound Interpreter?');
+    const deck = (page: number, text: string): ContextPassage => ({ ...passage(text), page, number: page });
+    const other: ContextPassage = {
+      ...passage('The cone costs five cents on Mondays.'),
+      sourceId: 'src_2',
+      number: 3,
+    };
+    const rows = featureRows(question, [
+      deck(1, 'The Music Sound Interpreter, by Nikolaos Eleftheriadis.'),
+      deck(2, 'Total Cost of Project: $8,962.'),
+      other,
+    ]);
+    const coverage = (start: string) =>
+      rows.find((row) => row.candidate.sentence.startsWith(start))!.features[
+        SENTENCE_FEATURES.indexOf('coverage')
+      ]!;
+    expect(coverage('Total Cost')).toBe(1);
+    expect(coverage('Total Cost')).toBeGreaterThan(coverage('The Music'));
+    expect(coverage('Total Cost')).toBeGreaterThan(coverage('The cone'));
+  });
+
   it("finds the number a label's value on the next line holds", () => {
     const found = feature(
       'How many copies does the funder want?',

@@ -43,6 +43,24 @@ describe('rerank', () => {
     expect(rerankSignals(message, topic)![0]!.coverage).toBe(0);
   });
 
+  it("credits a follow-up's topic to every passage of a source that names it, so its own words decide there", () => {
+    const context = 'What is the Music Sound Interpreter?';
+    const message = 'How much did it cost?';
+    const title = hit('deck', 'Music Sound Interpreter. Nikolaos Eleftheriadis, November 29, 2011.', 1);
+    const costs = hit('deck', 'Total Cost of Project: $8,962.', 0.4);
+    const elsewhere = hit('sentences', 'The cone costs five cents on Mondays.', 0.5);
+    const [ofTitle, ofCosts, ofElsewhere] = rerankSignals(message, [title, costs, elsewhere], context)!;
+    expect(ofCosts!.coverage).toBeGreaterThan(ofTitle!.coverage);
+    expect(ofCosts!.coverage).toBeGreaterThan(ofElsewhere!.coverage);
+    expect(ofCosts!.sentenceCoverage).toBeGreaterThan(ofTitle!.sentenceCoverage);
+    const ranked = rerank(message, [title, costs, elsewhere], DEFAULT_RERANK, context);
+    expect(ranked[0]!.text).toBe(costs.text);
+    // Without the title among the candidates, nothing names the topic: the costs are the deck's no more.
+    expect(rerankSignals(message, [costs, elsewhere], context)![0]!.sentenceCoverage).toBeLessThan(
+      ofCosts!.sentenceCoverage,
+    );
+  });
+
   it('weighs the words that tell candidates apart over the words all of them share', () => {
     const signals = rerankSignals('apollo program funding', [
       hit('a', 'The Apollo program was large.', 1),
