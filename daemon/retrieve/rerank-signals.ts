@@ -212,10 +212,8 @@ function passageSignals(
     sentenceCoverage,
     windowCoverage,
     phrases: phrasesKept(passage, terms.pairs),
-    headings: share(
-      terms,
-      holding((term) => passage.headings.has(term)),
-    ),
+    // A heading's words are its own: crediting the topic to a passage without one would outweigh its sentences.
+    headings: share(terms, (term) => passage.headings.has(term)),
     proximity,
     wording,
     answerKind,

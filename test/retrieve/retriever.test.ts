@@ -253,6 +253,14 @@ describe('followUpContext', () => {
     );
   });
 
+  it('gives the topic of a request for an overview, without its framing', () => {
+    const overview = [
+      { role: 'user' as const, content: 'Tell me about the Music Sound Interpreter' },
+      { role: 'assistant' as const, content: 'It is a lap pad.' },
+    ];
+    expect(followUpContext(overview, 'How much did it cost?')).toBe('the Music Sound Interpreter');
+  });
+
   it('tells a follow-up that names its own topic from one that points back', () => {
     expect(namesOwnTopic('And how often must the usage reports be provided?')).toBe(true);
     expect(namesOwnTopic('and who funded it?')).toBe(false);
