@@ -1,3 +1,4 @@
+import { overviewRequested } from './overview.ts';
 import { isStopWord, words } from './words.ts';
 
 /** One message of a conversation so far. */
@@ -33,7 +34,9 @@ export function followUpContext(history: Turn[], message: string): string | unde
   const previous = history.filter((turn) => turn.role === 'user').at(-1);
   if (!previous || !isFollowUp(message)) return undefined;
   const before = history.slice(0, history.lastIndexOf(previous));
-  return withContext(previous.content, followUpContext(before, previous.content));
+  // A request for an overview names its topic without its framing ("Tell me about ..."), which no passage holds.
+  const asked = overviewRequested(previous.content)?.topic ?? previous.content;
+  return withContext(asked, followUpContext(before, previous.content));
 }
 
 /**
