@@ -101,7 +101,7 @@ export function answerOfKind(
   known: Set<string>,
   names: ReadonlySet<string> = NO_NAMES,
 ): string | undefined {
-  const read = withoutListPlaces(sentence);
+  const read = withoutLabelNumbers(sentence);
   const isNew = (text: string): boolean =>
     words(text).some((word) => !isStopWord(word) && !known.has(term(word)));
   const firstNew = (patterns: RegExp[]): string | undefined => {
@@ -126,12 +126,18 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** A list item's place in a JSON leaf's path (`quotes[3].text: ...`), which counts nothing the leaf says. */
 const LIST_PLACE = /\[\d+\]/g;
+/** A paper's references ("[4, 5, 6]", "[7]") and the numbers of its figures and tables ("Fig. 1"): labels, not amounts. */
+const REFERENCE = /\[\d+(?:\s*[,–-]\s*\d+)*\]|\b(?:Fig(?:ure)?s?\.?|Tables?|Sections?|Eq(?:uation)?s?\.?)\s*\(?\d+[a-z]?\)?/g;
 
-/** A record line with the list places of its label emptied (`quotes[].text: ...`); any other sentence as it is. */
-function withoutListPlaces(sentence: string): string {
-  if (!RECORD_LINE.test(sentence)) return sentence;
-  const end = sentence.indexOf(': ');
-  return sentence.slice(0, end).replace(LIST_PLACE, '[]') + sentence.slice(end);
+/**
+ * The sentence with what numbers a thing rather than counts it emptied: references, figure numbers, and the list
+ * places of a record line's label (`quotes[].text: ...`).
+ */
+function withoutLabelNumbers(sentence: string): string {
+  const cited = sentence.replace(REFERENCE, (reference) => reference.replace(/\d/g, '#'));
+  if (!RECORD_LINE.test(cited)) return cited;
+  const end = cited.indexOf(': ');
+  return cited.slice(0, end).replace(LIST_PLACE, '[]') + cited.slice(end);
 }
 
 /** The terms of the names a question uses: its capitalised words, but for those opening a sentence. */

@@ -115,6 +115,13 @@ describe('answers of a kind', () => {
     expect(answerOfKind(quote, 'person', known('Who said that?'))).toBe('Teddy Flood');
     const measured = 'slides[2].text: It moved at 70 miles per hour.';
     expect(answerOfKind(measured, 'number', known('How fast was it moving?'))).toBe('70');
-    expect(answerOfKind('Chapter [3] says so.', 'number', known('Which chapter?'))).toBe('3');
+  });
+
+  it("takes no paper's reference or figure number for an amount", () => {
+    const asked = known('How big is the microrobot?');
+    const sentence = 'In [4, 5, 6] a 240 μm × 60 μm microrobot (Fig. 2) is presented [7].';
+    expect(answerOfKind(sentence, 'number', asked)).toBe('240');
+    expect(answerOfKind('Fig. 1 shows the microrobot [7].', 'number', asked)).toBeUndefined();
+    expect(answerOfKind('Table 3 lists 12 robots.', 'number', asked)).toBe('12');
   });
 });
