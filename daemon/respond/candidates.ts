@@ -96,9 +96,15 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
   return shared / smaller >= REPEAT_OVERLAP;
 }
 
-/** What a label ("Deadline for submission:") introduces in the sentence or line after it, quoted with it in a reply. */
+/**
+ * What a label ("Deadline for submission:") introduces in the sentence or line after it, quoted with it in a reply;
+ * and what answers a question the document asks itself ("Motivation – Why ROOT ?", an FAQ's question), unless
+ * another question follows it (a slide listing what it will cover).
+ */
 export function labelledValue(candidate: Candidate): string | undefined {
-  return candidate.sentence.endsWith(':') ? candidate.following : undefined;
+  const { sentence, following } = candidate;
+  if (sentence.endsWith(':')) return following;
+  return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateSentences } from '../../daemon/respond/candidates.ts';
+import { candidateSentences, labelledValue } from '../../daemon/respond/candidates.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 import { term } from '../../daemon/text/words.ts';
 
@@ -56,5 +56,28 @@ describe('candidateSentences', () => {
       'It reads the tides.',
       'Ships wait at the bar.',
     ]);
+  });
+});
+
+describe('labelledValue', () => {
+  const introduced = (text: string, start: string) =>
+    labelledValue(
+      candidateSentences([passage(text)]).find((candidate) => candidate.sentence.startsWith(start))!,
+    );
+
+  it('is what a label introduces, and the answer to a question the document asks itself', () => {
+    expect(introduced('Deadline for Submission:\n\n30 June 2004', 'Deadline')).toBe('30 June 2004');
+    const faq =
+      'Motivation – Why ROOT ?\n\nWe want a tool that is easy to use for histogramming and fitting.';
+    expect(introduced(faq, 'Motivation')).toBe(
+      'We want a tool that is easy to use for histogramming and fitting.',
+    );
+  });
+
+  it('is nothing after a plain sentence, or for a question another question follows', () => {
+    expect(introduced('The game was played in 2016. It was cold.', 'The game')).toBeUndefined();
+    expect(
+      introduced('- Who is the client?\n- What is the project?\n- Why build it?', '- Who'),
+    ).toBeUndefined();
   });
 });
