@@ -3,7 +3,8 @@
  * application through the daemon, as a new user would, and asked the questions of bench/corpus-questions.json
  * (written for this benchmark). No weight was fitted to them, but the failures seen on the first 34 guided later
  * changes to the responder; those marked `fresh` were written after its last change and guided nothing, so they
- * are reported apart too. A reply is right when it holds the question's fact; its first source is right when it
+ * are reported apart too. Those marked `probe` (41, written on 2026-11-28 trying ckb as a new user) are counted in
+ * and reported apart, and so are the 47 before them. A reply is right when it holds the question's fact; its first source is right when it
  * is the file named. Every `[n]` of every reply must name one of its sources. Requests for an overview of a file
  * ("Tell me about BlogCFC") and questions what something or who someone is ("What is Mammoth?") are counted
  * apart from the questions of fact the targets are about: they were written with the changes that answer them.
@@ -25,6 +26,8 @@ interface CorpusQuestion {
   after?: string[];
   /** Written after the responder's last change: never looked at while changing it. */
   fresh?: boolean;
+  /** Written while trying ckb as a new user would (2026-11-28); its failures guided that day's changes. */
+  probe?: boolean;
   /** A request for an overview of the file: its opening holds the fact. */
   overview?: boolean;
   /** A question what something or who someone is: the sentence defining it holds the fact. */
@@ -98,6 +101,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const results: {
       question: string;
       fresh: boolean;
+      probe: boolean;
       asked: Asked;
       file: string;
       factHeld: boolean;
@@ -126,6 +130,7 @@ export async function run(): Promise<Record<string, unknown>> {
       results.push({
         question: item.question,
         fresh: item.fresh === true,
+        probe: item.probe === true,
         asked: asked(item),
         file: item.file,
         // A reply that could not find the answer may quote the nearest sentence; it answered nothing.
@@ -142,6 +147,8 @@ export async function run(): Promise<Record<string, unknown>> {
     const share = (key: 'factHeld' | 'firstSourceRight' | 'citationsValid', among = facts) =>
       round(among.filter((result) => result[key]).length / among.length, 3);
     const fresh = facts.filter((result) => result.fresh);
+    const probes = facts.filter((result) => result.probe);
+    const earlier = facts.filter((result) => !result.probe);
     const overviews = results.filter((result) => result.asked === 'overview');
     const definitions = results.filter((result) => result.asked === 'definition');
     const figures = {
@@ -154,6 +161,16 @@ export async function run(): Promise<Record<string, unknown>> {
         questions: fresh.length,
         factHeld: share('factHeld', fresh),
         firstSourceRight: share('firstSourceRight', fresh),
+      },
+      probes: {
+        questions: probes.length,
+        factHeld: share('factHeld', probes),
+        firstSourceRight: share('firstSourceRight', probes),
+      },
+      beforeProbes: {
+        questions: earlier.length,
+        factHeld: share('factHeld', earlier),
+        firstSourceRight: share('firstSourceRight', earlier),
       },
       overviews: {
         questions: overviews.length,

@@ -109,6 +109,12 @@ const HEADLINES: Headline[] = [
   ['corpus questions: first source right', 'corpusAnswers.firstSourceRight', '>= 0.95', (v) => v >= 0.95],
   ['corpus questions: every [n] names a source', 'corpusAnswers.citationsValid', '1', (v) => v === 1],
   ['fresh corpus questions: answer holds the fact', 'corpusAnswers.fresh.factHeld', '(none)'],
+  ['probe corpus questions (2026-11-28): answer holds the fact', 'corpusAnswers.probes.factHeld', '(none)'],
+  [
+    'corpus questions before the probes: answer holds the fact',
+    'corpusAnswers.beforeProbes.factHeld',
+    '(none)',
+  ],
   ['corpus overview requests: answer holds the fact', 'corpusAnswers.overviews.factHeld', '(none)'],
   ['corpus "what/who is" questions: answer holds the fact', 'corpusAnswers.definitions.factHeld', '(none)'],
   ['scanned pages/s, 2 cores (200 dpi)', 'ocr.scanned.pages_per_second_2_cores', '(none)'],
