@@ -1,6 +1,6 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
 import { cachedReader } from '../text/reading-cache.ts';
-import { RECORD_LINE, sentences } from '../text/sentences.ts';
+import { LIST_ITEM, RECORD_LINE, sentences } from '../text/sentences.ts';
 import { isStopWord, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
@@ -103,8 +103,41 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
-  if (sentence.endsWith(':')) return following;
+  if (sentence.endsWith(':')) return listAfter(candidate.passage.text, sentence) ?? following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
+}
+
+/** A list a label introduces is quoted this far: its items' first sentences, up to this many words... */
+const LISTED_WORDS = 40;
+/** ...or this many items. */
+const LISTED_ITEMS = 12;
+
+/**
+ * The list a label on a line of its own introduces ("The following features are currently supported:" and the
+ * items under it), as its items' first sentences: "Headings; Lists; Tables". The lines an item wraps onto follow it
+ * without a blank line; a line after a blank that is no item ends the list.
+ */
+function listAfter(text: string, label: string): string | undefined {
+  const at = text.indexOf(`${label}\n`);
+  if (at < 0) return undefined;
+  const items: string[] = [];
+  let words = 0;
+  let afterBlank = false;
+  for (const line of text.slice(at + label.length + 1).split('\n')) {
+    const blank = line.trim() === '';
+    const carriesOn = items.length > 0 && !afterBlank;
+    afterBlank = blank;
+    if (blank || (carriesOn && !LIST_ITEM.test(line))) continue;
+    if (!LIST_ITEM.test(line)) break;
+    const item = line
+      .replace(LIST_ITEM, '')
+      .replace(/(?<=[.!?])\s.*$/, '')
+      .replace(/\.$/, '');
+    words += item.split(/\s+/).length;
+    if (items.length === LISTED_ITEMS || (items.length > 0 && words > LISTED_WORDS)) break;
+    items.push(item);
+  }
+  return items.length > 1 ? items.join('; ') : undefined;
 }
 
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */

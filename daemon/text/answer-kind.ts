@@ -127,7 +127,8 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 /** A list item's place in a JSON leaf's path (`quotes[3].text: ...`), which counts nothing the leaf says. */
 const LIST_PLACE = /\[\d+\]/g;
 /** A paper's references ("[4, 5, 6]", "[7]") and the numbers of its figures and tables ("Fig. 1"): labels, not amounts. */
-const REFERENCE = /\[\d+(?:\s*[,–-]\s*\d+)*\]|\b(?:Fig(?:ure)?s?\.?|Tables?|Sections?|Eq(?:uation)?s?\.?)\s*\(?\d+[a-z]?\)?/g;
+const REFERENCE =
+  /\[\d+(?:\s*[,–-]\s*\d+)*\]|\b(?:Fig(?:ure)?s?\.?|Tables?|Sections?|Eq(?:uation)?s?\.?)\s*\(?\d+[a-z]?\)?/g;
 
 /**
  * The sentence with what numbers a thing rather than counts it emptied: references, figure numbers, and the list

@@ -74,6 +74,16 @@ describe('labelledValue', () => {
     );
   });
 
+  it("is a list's items when a label introduces one, each but its first sentence, to the list's end", () => {
+    const text =
+      'The following features are supported:\n\n* Headings.\n\n* Tables.\nTheir borders are ignored.\n\n* Images.\n\nOther text follows.';
+    expect(introduced(text, 'The following')).toBe('Headings; Tables; Images');
+    // A label before one item, or none, introduces what follows it as before.
+    expect(introduced('Mammoth supports these:\n\n* Headings.\n\nOther text.', 'Mammoth supports')).toBe(
+      '* Headings.',
+    );
+  });
+
   it('is nothing after a plain sentence, or for a question another question follows', () => {
     expect(introduced('The game was played in 2016. It was cold.', 'The game')).toBeUndefined();
     expect(
