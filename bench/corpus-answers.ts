@@ -3,7 +3,7 @@
  * application through the daemon, as a new user would, and asked the questions of bench/corpus-questions.json
  * (written for this benchmark). No weight was fitted to them, but the failures seen on the first 34 guided later
  * changes to the responder; those marked `fresh` were written after its last change and guided nothing, so they
- * are reported apart too. Those marked `probe` (41, written on 2026-11-28 trying ckb as a new user) are counted in
+ * are reported apart too. Those marked `probe` (50, written on 2026-11-28 trying ckb as a new user) are counted in
  * and reported apart, and so are the 47 before them. A reply is right when it holds the question's fact; its first source is right when it
  * is the file named. Every `[n]` of every reply must name one of its sources. Requests for an overview of a file
  * ("Tell me about BlogCFC") and questions what something or who someone is ("What is Mammoth?") are counted
