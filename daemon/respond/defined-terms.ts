@@ -7,39 +7,38 @@ import type { Candidate } from './candidates.ts';
 
 /** `(the "License")`, `("Licensee")`, `(hereinafter "the Company")`: the capitalised term in quotes, in brackets. */
 const DEFINITION =
-  /\((?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“](?:the\s+)?((?:\p{Lu}[\p{L}-]*)(?:\s+\p{Lu}[\p{L}-]*){0,3})["”]\)/gu;
+  /\((?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?["“](?:[Tt]he\s+)?((?:\p{Lu}[\p{L}-]*)(?:\s+\p{Lu}[\p{L}-]*){0,3})["”]\)/gu;
 
 /** The terms a sentence defines. */
 export function termsDefined(sentence: string): string[] {
   return [...sentence.matchAll(DEFINITION)].map((match) => match[1]!.replace(/\s+/g, ' '));
 }
 
-/** Whether a sentence refers to a defined term by it: "the License", "this Agreement". */
-function refersTo(sentence: string, term: string): boolean {
-  return new RegExp(`\\b(?:the|this|such)\\s+${term.replaceAll(' ', '\\s+')}\\b`, 'u').test(sentence);
+/**
+ * What refers to a defined term by it: "the License", "This Agreement", "such Company". The term is letters,
+ * hyphens and spaces (`DEFINITION`), so it needs no escaping; `\b` would not see a letter outside ASCII.
+ */
+function reference(term: string): RegExp {
+  const words = term.replaceAll(' ', String.raw`\s+`);
+  return new RegExp(String.raw`(?<![\p{L}\p{N}])(?:[Tt]he|[Tt]his|[Ss]uch)\s+${words}(?![\p{L}\p{N}])`, 'u');
 }
 
 /**
- * The chosen sentences, each preceded where needed by the sentence of its source defining a term it refers to,
- * when another sentence of the passages given defines it and none chosen does.
+ * The chosen sentences with, just before the first that refers to a term of its source, the sentence of the
+ * passages defining it, when no sentence chosen does. The best sentence stays first unless it needs a definition
+ * itself. A definition is quoted whatever the reply's length: without it, the sentence after names nothing.
  */
 export function withDefinitions(chosen: Candidate[], candidates: Candidate[]): Candidate[] {
   const definitions = candidates.flatMap((candidate) =>
-    termsDefined(candidate.sentence).map((term) => ({ term, candidate })),
+    termsDefined(candidate.sentence).map((term) => ({ term, candidate, refers: reference(term) })),
   );
-  if (definitions.length === 0) return chosen;
-  const added: Candidate[] = [];
-  for (const { term, candidate: definition } of definitions) {
-    const all = [...chosen, ...added];
-    if (all.includes(definition)) continue;
-    const needed = all.some(
-      (sentence) =>
-        sentence.passage.sourceId === definition.passage.sourceId &&
-        refersTo(sentence.sentence, term) &&
-        !termsDefined(sentence.sentence).includes(term),
-    );
-    if (needed && !all.some((sentence) => termsDefined(sentence.sentence).includes(term)))
-      added.push(definition);
+  let reply = chosen;
+  for (const { term, candidate: definition, refers } of definitions) {
+    const ofSource = (sentence: Candidate) => sentence.passage.sourceId === definition.passage.sourceId;
+    if (reply.some((sentence) => ofSource(sentence) && termsDefined(sentence.sentence).includes(term)))
+      continue;
+    const first = reply.findIndex((sentence) => ofSource(sentence) && refers.test(sentence.sentence));
+    if (first >= 0) reply = [...reply.slice(0, first), definition, ...reply.slice(first)];
   }
-  return [...added, ...chosen];
+  return reply;
 }

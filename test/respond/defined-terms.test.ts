@@ -28,6 +28,7 @@ describe('termsDefined', () => {
     ],
     ['He said "License" twice (the license).', []],
     ['A (the "lowercase") term is no defined term.', []],
+    ['Acme Ltd ("The Company") agrees.', ['Company']],
   ])('%s', (sentence, terms) => {
     expect(termsDefined(sentence)).toEqual(terms);
   });
@@ -50,6 +51,22 @@ describe('withDefinitions', () => {
     expect(withDefinitions(both, candidates)).toEqual(both);
     const unrelated = [sentence('Copyright')];
     expect(withDefinitions(unrelated, candidates)).toEqual(unrelated);
+  });
+
+  it('puts a definition only a supporting sentence needs after the best one, before that sentence', () => {
+    const contract: ContextPassage = {
+      ...licence,
+      sourceId: 'src_contract',
+      text: 'Acme Widgets Ltd (the "Company") supplies the parts. Payment is due in 30 days. The Company ships within a week.',
+    };
+    const [defining, best, needing] = candidateSentences([contract]);
+    expect(withDefinitions([best!, needing!], [defining!, best!, needing!])).toEqual([
+      best,
+      defining,
+      needing,
+    ]);
+    // "The Company", opening a sentence, refers to it as "the Company" does.
+    expect(withDefinitions([needing!], [defining!, needing!])).toEqual([defining, needing]);
   });
 
   it('takes no definition from another source', () => {
