@@ -1,7 +1,7 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
 import { cachedReader } from '../text/reading-cache.ts';
 import { LIST_ITEM, RECORD_LINE, sentences } from '../text/sentences.ts';
-import { isStopWord, words } from '../text/words.ts';
+import { isStopWord, wordCount, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -19,6 +19,8 @@ export interface Candidate {
   next: Set<string>;
   /** The passage's next sentence or line, however short: the value after a `label:`. */
   following?: string;
+  /** For a label on a line of its own introducing a list, the list's items: "Headings; Lists; Tables". */
+  listed?: string;
   /**
    * A Markdown heading, or a passage's title line (a slide's title): it names a topic more often than it answers
    * (sentence-features.ts `competes`).
@@ -57,6 +59,7 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
           ...(sentence.text === title ? [] : titleStems),
         ]),
         next: new Set(split[index + 1]?.stems ?? []),
+        ...(sentence.listed === undefined ? {} : { listed: sentence.listed }),
         // A `label: value` first line is a record, not a title.
         heading: sentence.text === title && !RECORD_LINE.test(sentence.text),
         ...(following === undefined ? {} : { following }),
@@ -103,7 +106,7 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
-  if (sentence.endsWith(':')) return listAfter(candidate.passage.text, sentence) ?? following;
+  if (sentence.endsWith(':')) return candidate.listed ?? following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
@@ -121,28 +124,34 @@ function listAfter(text: string, label: string): string | undefined {
   const at = text.indexOf(`${label}\n`);
   if (at < 0) return undefined;
   const items: string[] = [];
-  let words = 0;
+  let listedWords = 0;
   let afterBlank = false;
   for (const line of text.slice(at + label.length + 1).split('\n')) {
     const blank = line.trim() === '';
+    const isItem = LIST_ITEM.test(line);
     const carriesOn = items.length > 0 && !afterBlank;
     afterBlank = blank;
-    if (blank || (carriesOn && !LIST_ITEM.test(line))) continue;
-    if (!LIST_ITEM.test(line)) break;
-    const item = line
-      .replace(LIST_ITEM, '')
-      .replace(/(?<=[.!?])\s.*$/, '')
-      .replace(/\.$/, '');
-    words += item.split(/\s+/).length;
-    if (items.length === LISTED_ITEMS || (items.length > 0 && words > LISTED_WORDS)) break;
+    if (blank || (carriesOn && !isItem)) continue;
+    if (!isItem) break;
+    const item = listedItem(sentences(line)[0] ?? line);
+    listedWords += wordCount(item);
+    if (items.length === LISTED_ITEMS || (items.length > 0 && listedWords > LISTED_WORDS)) break;
     items.push(item);
   }
-  return items.length > 1 ? items.join('; ') : undefined;
+  return items.length > 1 ? items.join(LISTED_APART) : undefined;
+}
+
+const LISTED_APART = '; ';
+
+/** A list item's first sentence as a list quotes it: without its mark and its final stop. */
+function listedItem(sentence: string): string {
+  return sentence.replace(LIST_ITEM, '').replace(/\.$/, '');
 }
 
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */
 function introduces(label: Candidate, value: Candidate): boolean {
-  return labelledValue(label) === value.sentence;
+  if (labelledValue(label) === value.sentence) return true;
+  return label.listed?.split(LISTED_APART).includes(listedItem(value.sentence)) ?? false;
 }
 
 /** A sentence as read whatever the question. */
@@ -154,6 +163,8 @@ interface SentenceReading {
    * row of links (a read-me's badges), which names the project in every address and says nothing of it.
    */
   readonly key: string | undefined;
+  /** For a label on a line of its own introducing a list, the list's items (`listAfter`). */
+  readonly listed?: string;
 }
 
 /** What is read of a passage's text alone, whatever the question. */
@@ -179,7 +190,11 @@ function readText(text: string): PassageReading {
     split: wholeSentences(
       all.filter((sentence) => !HEADING.test(sentence)),
       HEADING.test(all[0] ?? ''),
-    ).map(readSentence),
+    ).map((sentence) => {
+      const reading = readSentence(sentence);
+      const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
+      return listed === undefined ? reading : { ...reading, listed };
+    }),
     title,
     titleStems: title === undefined ? [] : contentStems(title),
     headings: all

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateSentences, labelledValue } from '../../daemon/respond/candidates.ts';
+import { candidateSentences, labelledValue, repeats } from '../../daemon/respond/candidates.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 import { term } from '../../daemon/text/words.ts';
 
@@ -74,10 +74,17 @@ describe('labelledValue', () => {
     );
   });
 
-  it("is a list's items when a label introduces one, each but its first sentence, to the list's end", () => {
+  it("is a list's items when a label introduces one, each item's first sentence, to the list's end", () => {
     const text =
-      'The following features are supported:\n\n* Headings.\n\n* Tables.\nTheir borders are ignored.\n\n* Images.\n\nOther text follows.';
-    expect(introduced(text, 'The following')).toBe('Headings; Tables; Images');
+      'The following features are supported:\n\n* Headings of every level.\n\n* Tables of any size.\nTheir borders are ignored.\n\n* Images in the text.\n\nOther text follows.';
+    expect(introduced(text, 'The following')).toBe(
+      'Headings of every level; Tables of any size; Images in the text',
+    );
+    // An item the label quotes is not quoted again.
+    const candidates = candidateSentences([passage(text)]);
+    const label = candidates.find((candidate) => candidate.sentence.startsWith('The following'))!;
+    const item = candidates.find((candidate) => candidate.sentence.includes('Tables'))!;
+    expect(repeats(item, label)).toBe(true);
     // A label before one item, or none, introduces what follows it as before.
     expect(introduced('Mammoth supports these:\n\n* Headings.\n\nOther text.', 'Mammoth supports')).toBe(
       '* Headings.',
