@@ -28,6 +28,8 @@ export const notFoundReply = 'I could not find this in the sources.';
 
 /** Passages the retriever itself scored this low are noise, whatever their words. */
 const MINIMUM_PASSAGE_SCORE = 0.02;
+/** The share of the question a sentence must hold to be quoted as the nearest to an answer not found. */
+const NEAREST_COVERAGE = 0.25;
 /** How many of the closest sources a reply that found nothing names. */
 const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
@@ -159,7 +161,9 @@ export function rankReply(
   const ranking = {
     findings,
     features: answerabilityFeatures(question, relevant, best),
-    ...(namesAllHeld(question, findings, best) ? { nearest: best.candidate } : {}),
+    ...(best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best)
+      ? { nearest: best.candidate }
+      : {}),
   };
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
   return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
@@ -247,12 +251,12 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
   const probabilities = softmaxShares(findings.map((finding) => finding.score));
   const chosen = [best];
   let held = probabilities[0]!;
-  let budget = composition.longestReplyWords - wordCount(best.candidate.sentence);
+  let budget = composition.longestReplyWords - quotedWords(best.candidate);
   for (const [position, finding] of findings.entries()) {
     if (position === 0) continue;
     if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
     if (finding.score < composition.supportingScore) break;
-    const length = wordCount(finding.candidate.sentence);
+    const length = quotedWords(finding.candidate);
     if (
       finding.coverage === 0 ||
       length > budget ||
@@ -337,6 +341,11 @@ function quoted(candidate: Candidate): string {
   const value = labelledValue(candidate);
   const sentence = value ? `${item(candidate.sentence)} ${item(value)}` : item(candidate.sentence);
   return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
+}
+
+/** A sentence's length as quoted: with the value or list it introduces. */
+function quotedWords(candidate: Candidate): number {
+  return wordCount(candidate.sentence) + wordCount(labelledValue(candidate) ?? '');
 }
 
 function withFullStop(sentence: string): string {
