@@ -3,7 +3,6 @@
  * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
  */
 import type { DateExtent } from './dates.ts';
-import { RECORD_LINE } from './sentences.ts';
 import { isStopWord, term, words } from './words.ts';
 
 export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
@@ -124,21 +123,17 @@ export function answerOfKind(
 
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** A list item's place in a JSON leaf's path (`quotes[3].text: ...`), which counts nothing the leaf says. */
-const LIST_PLACE = /\[\d+\]/g;
-/** A paper's references ("[4, 5, 6]", "[7]") and the numbers of its figures and tables ("Fig. 1"): labels, not amounts. */
-const REFERENCE =
-  /\[\d+(?:\s*[,–-]\s*\d+)*\]|\b(?:Fig(?:ure)?s?\.?|Tables?|Sections?|Eq(?:uation)?s?\.?)\s*\(?\d+[a-z]?\)?/g;
-
 /**
- * The sentence with what numbers a thing rather than counts it emptied: references, figure numbers, and the list
- * places of a record line's label (`quotes[].text: ...`).
+ * What numbers a thing rather than counts it: a paper's references ("[7]", "[4, 5, 6]"), a JSON leaf's list place
+ * (`quotes[3].text:`), both numbers of at most three digits in brackets ("[2019]" may be a year), and the numbers of
+ * figures, tables, sections and equations ("Fig. 1").
  */
+const LABEL_NUMBER =
+  /\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\]|\b(?:Fig(?:ure)?s?\.?|Tables?|Sections?|Eq(?:uation)?s?\.?)\s*\(?\d+[a-z]?\)?/g;
+
+/** The sentence with its labelling numbers (`LABEL_NUMBER`) masked, so that no answer is found in them. */
 function withoutLabelNumbers(sentence: string): string {
-  const cited = sentence.replace(REFERENCE, (reference) => reference.replace(/\d/g, '#'));
-  if (!RECORD_LINE.test(cited)) return cited;
-  const end = cited.indexOf(': ');
-  return cited.slice(0, end).replace(LIST_PLACE, '[]') + cited.slice(end);
+  return sentence.replace(LABEL_NUMBER, (label) => label.replace(/\d/g, '#'));
 }
 
 /** The terms of the names a question uses: its capitalised words, but for those opening a sentence. */

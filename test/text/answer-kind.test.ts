@@ -123,5 +123,9 @@ describe('answers of a kind', () => {
     expect(answerOfKind(sentence, 'number', asked)).toBe('240');
     expect(answerOfKind('Fig. 1 shows the microrobot [7].', 'number', asked)).toBeUndefined();
     expect(answerOfKind('Table 3 lists 12 robots.', 'number', asked)).toBe('12');
+    // Four digits in brackets may be a year.
+    expect(answerOfKind('It was first shown [2019] in Paris.', 'date', known('When was it shown?'))).toBe(
+      '2019',
+    );
   });
 });
