@@ -97,7 +97,9 @@ export async function run(options: { limit?: number } = {}): Promise<ResponderFi
       if (hit && answered) containedWhenRetrieved++;
       if (isNotFound(reply.text)) notFound++;
       if (citationsAreValid(reply.text, reply.usedPassages.length)) validCitations++;
-      f1Sum += Math.max(...item.answers.map((answer) => tokenF1(reply.text, answer)));
+      // A reply that could not find the answer scores nothing, whatever sentence it quotes as the nearest.
+      if (!isNotFound(reply.text))
+        f1Sum += Math.max(...item.answers.map((answer) => tokenF1(reply.text, answer)));
       const elsewhere = await index.search(
         item.question,
         index.sourceIds.filter((sourceId) => sourceId !== item.doc),
