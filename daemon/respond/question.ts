@@ -14,6 +14,8 @@ export interface Question {
   known: Set<string>;
   /** The terms of the names the message and its context use ("Bo Peep"): a name ending in one is no answer. */
   names: Set<string>;
+  /** The terms only the earlier question a follow-up refers to holds: what names its topic. */
+  topic: ReadonlySet<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;
   /** A yes/no question ("Is there a hot tub at Breezy Cove?"): it asks to confirm what it says, not for a thing. */
@@ -40,6 +42,7 @@ export function readQuestion(message: string, context?: string): Question {
     terms,
     known,
     names: questionNames(asked),
+    topic: new Set([...terms].filter(([, weight]) => weight < 1).map(([term]) => term)),
     sequence: contentStems(message),
     ...(focus === undefined ? {} : { focus }),
   };

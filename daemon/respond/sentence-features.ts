@@ -1,5 +1,6 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
+import { topicHeldBySource } from '../text/follow-up.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
 import { type Candidate, candidateSentences, labelledValue } from './candidates.ts';
@@ -56,7 +57,12 @@ export function featureRows(
   if (total === 0) return [];
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
-  const topics = sourceTopics(question, candidates);
+  const topics = topicHeldBySource(
+    candidates,
+    question.topic,
+    (candidate) => candidate.passage.sourceId,
+    (candidate, term) => candidate.stems.has(term) || candidate.previous.has(term),
+  );
   return candidates.map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
@@ -67,23 +73,6 @@ export function featureRows(
       sourceTopic: topics.get(candidate.passage.sourceId)!,
     }),
   }));
-}
-
-/**
- * The terms of a follow-up's earlier question (its topic, weighed below 1) that each source's sentences hold, any
- * of them: they count as held by every sentence of that source, so that what the follow-up itself asks decides
- * within a source ("How much did it cost?": the slide of costs, not the title naming the project), as the
- * reranker weighs passages (retrieve/rerank-signals.ts `sourceTopics`).
- */
-function sourceTopics(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
-  const topic = [...question.terms].filter(([, weight]) => weight < 1).map(([term]) => term);
-  const held = new Map<string, Set<string>>();
-  for (const candidate of candidates) {
-    const terms = held.get(candidate.passage.sourceId) ?? new Set<string>();
-    for (const term of topic) if (candidate.stems.has(term) || candidate.previous.has(term)) terms.add(term);
-    held.set(candidate.passage.sourceId, terms);
-  }
-  return held;
 }
 
 /**
@@ -128,7 +117,7 @@ interface Weighing {
   total: number;
   heaviest: number;
   sharpTotal: number;
-  /** The topic terms the candidate's source holds (`sourceTopics`). */
+  /** The follow-up's topic terms the candidate's source holds (text/follow-up.ts `topicHeldBySource`). */
   sourceTopic: ReadonlySet<string>;
 }
 

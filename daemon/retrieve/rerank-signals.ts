@@ -1,6 +1,6 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
-import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
+import { CONTEXT_WEIGHT, topicHeldBySource, withContext } from '../text/follow-up.ts';
 import { type AskedWord, askedWords, nearness, saidOtherwise } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { contentTerms, term, words } from '../text/words.ts';
@@ -96,30 +96,15 @@ export function rerankSignals(
   const passages = hits.map(passageTerms);
   const terms = queryTerms({ query, whole }, sequence, passages);
   const meanLength = passages.reduce((sum, passage) => sum + passage.length, 0) / passages.length;
-  const topics = sourceTopics(hits, passages, terms.topic);
+  const topics = topicHeldBySource(
+    hits.map((hit, position) => ({ sourceId: hit.sourceId, passage: passages[position]! })),
+    terms.topic,
+    (item) => item.sourceId,
+    (item, term) => item.passage.all.has(term),
+  );
   return hits.map((hit, position) =>
     passageSignals(hit.score, passages[position]!, terms, meanLength, topics.get(hit.sourceId)!),
   );
-}
-
-/**
- * The terms of a follow-up's earlier question (its topic) that each source's passages hold, any of them. They
- * count as held by every passage of that source: "How much did it cost?" after "Tell me about the Music Sound
- * Interpreter" asks for the slide about its cost, which never names the project, not the title slide, which does.
- * The topic still tells sources apart.
- */
-function sourceTopics(
-  hits: ChunkHit[],
-  passages: PassageTerms[],
-  topic: ReadonlySet<string>,
-): Map<string, Set<string>> {
-  const held = new Map<string, Set<string>>();
-  hits.forEach((hit, position) => {
-    const terms = held.get(hit.sourceId) ?? new Set<string>();
-    for (const term of topic) if (passages[position]!.all.has(term)) terms.add(term);
-    held.set(hit.sourceId, terms);
-  });
-  return held;
 }
 
 function queryTerms(
@@ -166,7 +151,7 @@ function passageSignals(
   meanLength: number,
   sourceTopic: ReadonlySet<string>,
 ): RerankSignals {
-  // What a passage, sentence or heading holds, with the topic its source holds (`sourceTopics`).
+  // What a passage, sentence or paragraph holds, with the topic its source holds (text/follow-up.ts).
   const holding = (held: (term: string) => boolean) => (term: string) => held(term) || sourceTopic.has(term);
   let sentenceCoverage = 0;
   let answerKind = 0;
