@@ -364,6 +364,13 @@ export function toDeltas(text: string): string[] {
 
 const leadingQuestion =
   /^(?:(?:please|can you|could you|tell me|explain|describe|summari[sz]e)\s+(?:about\s+)?)?(?:what|which|who|whom|whose|when|where|why|how(?:\s+(?:many|much|long|often|old|far))?)?\s*(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had)?\s*(?:the|a|an)?\s+/i;
+/** "How fast was...", "How tall is...": the word after "how" is what is asked, so the question stays whole. */
+const MEASURING =
+  /^how\s+(?!(?:many|much|long|often|old|far)\b)\p{L}+\s+(?:is|are|was|were|do|does|did|can|could|will|would)\b/iu;
+/** "What happens if ...": what follows is the topic. */
+const WHAT_HAPPENS = /^what\s+happens\s+(?:if|when)\s+/i;
+/** A subject left opening the title once the question's opening is gone ("Where can I download ..."). */
+const SUBJECT = /^(?:i|we|you|they)\s+/i;
 const smallWords = new Set([
   'a',
   'an',
@@ -387,9 +394,14 @@ const smallWords = new Set([
 export function offlineTitle(message: string): string {
   const firstLine = message.trim().split(/\n|(?<=[?!.])\s/)[0] ?? '';
   const stripped = ` ${firstLine}`.replace(/[?!.:;,]+$/, '').trim();
-  const rest = stripped.replace(leadingQuestion, '').trim() || stripped;
+  const rest = MEASURING.test(stripped)
+    ? stripped
+    : stripped.replace(WHAT_HAPPENS, '').replace(leadingQuestion, '').replace(SUBJECT, '').trim() || stripped;
   let titleWords = rest.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
   if (titleWords.length > 8) titleWords = titleWords.filter((word) => !isStopWord(word.toLowerCase()));
+  titleWords = titleWords.filter(
+    (word, index) => word.toLowerCase() !== titleWords[index - 1]?.toLowerCase(),
+  );
   const title = titleWords
     .slice(0, 8)
     .map((word, index) =>

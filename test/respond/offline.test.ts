@@ -479,6 +479,21 @@ describe('offline titles', () => {
     expect(offlineTitle('  ?? ')).toBe('New conversation');
   });
 
+  it('keeps what a measuring question asks, and drops the subject and the framing of what happens if', () => {
+    expect(offlineTitle('How fast was the avalanche moving?')).toBe('How Fast Was the Avalanche Moving');
+    expect(offlineTitle('Where can I download pre-built Tika binaries?')).toBe(
+      'Download Pre-built Tika Binaries',
+    );
+    expect(offlineTitle('What happens if I run the tika-app jar on its own?')).toBe(
+      'Run the Tika-app Jar on Its Own',
+    );
+    expect(offlineTitle('How much does the lap pad weigh?')).toBe('Lap Pad Weigh');
+    // Stop words dropped from a long question leave no word twice in a row.
+    expect(offlineTitle('Where does Mammoth write its output if no output file is given?')).toBe(
+      'Mammoth Write Output File Given',
+    );
+  });
+
   it('never exceeds 8 words', () => {
     const title = offlineTitle(
       'Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau',
