@@ -4,7 +4,7 @@
  * (written for this benchmark). No weight was fitted to them, but the failures seen on the first 34 guided later
  * changes to the responder; those marked `fresh` were written after its last change and guided nothing, so they
  * are reported apart too. Those marked `probe` (50, written on 2026-11-28 trying ckb as a new user) are counted in
- * and reported apart, and so are the 47 before them. A reply is right when it holds the question's fact; its first source is right when it
+ * and reported apart, and so are the others. A reply is right when it holds the question's fact; its first source is right when it
  * is the file named. Every `[n]` of every reply must name one of its sources. Requests for an overview of a file
  * ("Tell me about BlogCFC") and questions what something or who someone is ("What is Mammoth?") are counted
  * apart from the questions of fact the targets are about: they were written with the changes that answer them.
@@ -148,7 +148,7 @@ export async function run(): Promise<Record<string, unknown>> {
       round(among.filter((result) => result[key]).length / among.length, 3);
     const fresh = facts.filter((result) => result.fresh);
     const probes = facts.filter((result) => result.probe);
-    const earlier = facts.filter((result) => !result.probe);
+    const others = facts.filter((result) => !result.probe);
     const overviews = results.filter((result) => result.asked === 'overview');
     const definitions = results.filter((result) => result.asked === 'definition');
     const figures = {
@@ -167,10 +167,10 @@ export async function run(): Promise<Record<string, unknown>> {
         factHeld: share('factHeld', probes),
         firstSourceRight: share('firstSourceRight', probes),
       },
-      beforeProbes: {
-        questions: earlier.length,
-        factHeld: share('factHeld', earlier),
-        firstSourceRight: share('firstSourceRight', earlier),
+      otherThanProbes: {
+        questions: others.length,
+        factHeld: share('factHeld', others),
+        firstSourceRight: share('firstSourceRight', others),
       },
       overviews: {
         questions: overviews.length,

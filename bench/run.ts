@@ -111,8 +111,8 @@ const HEADLINES: Headline[] = [
   ['fresh corpus questions: answer holds the fact', 'corpusAnswers.fresh.factHeld', '(none)'],
   ['probe corpus questions (2026-11-28): answer holds the fact', 'corpusAnswers.probes.factHeld', '(none)'],
   [
-    'corpus questions before the probes: answer holds the fact',
-    'corpusAnswers.beforeProbes.factHeld',
+    'corpus questions but the probes: answer holds the fact',
+    'corpusAnswers.otherThanProbes.factHeld',
     '(none)',
   ],
   ['corpus overview requests: answer holds the fact', 'corpusAnswers.overviews.factHeld', '(none)'],
