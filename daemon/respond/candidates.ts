@@ -83,6 +83,16 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   return candidates;
 }
 
+/** The source a sentence comes from. */
+export function sourceOf(candidate: Candidate): string {
+  return candidate.passage.sourceId;
+}
+
+/** Whether a sentence holds a term, or leans on one (the sentence before it, the title it sits under). */
+export function holdsOrLeansOn(candidate: Candidate, term: string): boolean {
+  return candidate.stems.has(term) || candidate.previous.has(term);
+}
+
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
 

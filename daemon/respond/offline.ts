@@ -1,10 +1,18 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
-import { type Candidate, candidateSentences, labelledValue, repeats } from './candidates.ts';
+import {
+  type Candidate,
+  candidateSentences,
+  holdsOrLeansOn,
+  labelledValue,
+  repeats,
+  sourceOf,
+} from './candidates.ts';
 import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
@@ -171,12 +179,9 @@ export function rankReply(
 
 /** Whether the best sentence's source holds every name the question uses, in any of its sentences found. */
 function namesAllHeld(question: Question, findings: Finding[], best: Finding): boolean {
-  const ofSource = findings
-    .map((finding) => finding.candidate)
-    .filter((candidate) => candidate.passage.sourceId === best.candidate.passage.sourceId);
-  return [...question.names].every((name) =>
-    ofSource.some((candidate) => candidate.stems.has(name) || candidate.previous.has(name)),
-  );
+  const candidates = findings.map((finding) => finding.candidate);
+  const held = termsHeldBySource(candidates, question.names, sourceOf, holdsOrLeansOn);
+  return held.get(sourceOf(best.candidate))?.size === question.names.size;
 }
 
 /**

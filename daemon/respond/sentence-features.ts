@@ -1,9 +1,9 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
-import { topicHeldBySource } from '../text/follow-up.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
-import { type Candidate, candidateSentences, labelledValue } from './candidates.ts';
+import { type Candidate, candidateSentences, holdsOrLeansOn, labelledValue, sourceOf } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -57,12 +57,7 @@ export function featureRows(
   if (total === 0) return [];
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
-  const topics = topicHeldBySource(
-    candidates,
-    question.topic,
-    (candidate) => candidate.passage.sourceId,
-    (candidate, term) => candidate.stems.has(term) || candidate.previous.has(term),
-  );
+  const topics = termsHeldBySource(candidates, question.topic, sourceOf, holdsOrLeansOn);
   return candidates.map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
@@ -101,15 +96,12 @@ function competes(question: Question, candidate: Candidate): boolean {
 function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
   // The message's own names: a follow-up naming its own topic ("And how often must the usage reports be
   // provided?") may be answered by a source that never names the earlier question's ("COUNTER's Code of Practice").
-  const names = [...questionNames(question.text)];
-  if (names.length === 0) return candidates;
-  const naming = new Set<string>();
-  for (const candidate of candidates) {
-    if (names.some((name) => candidate.stems.has(name) || candidate.previous.has(name)))
-      naming.add(candidate.passage.sourceId);
-  }
+  const names = questionNames(question.text);
+  if (names.size === 0) return candidates;
+  const held = termsHeldBySource(candidates, names, sourceOf, holdsOrLeansOn);
+  const naming = new Set([...held].filter(([, terms]) => terms.size > 0).map(([source]) => source));
   if (naming.size === 0) return candidates;
-  return candidates.filter((candidate) => naming.has(candidate.passage.sourceId));
+  return candidates.filter((candidate) => naming.has(sourceOf(candidate)));
 }
 
 interface Weighing {
@@ -117,7 +109,7 @@ interface Weighing {
   total: number;
   heaviest: number;
   sharpTotal: number;
-  /** The follow-up's topic terms the candidate's source holds (text/follow-up.ts `topicHeldBySource`). */
+  /** The follow-up's topic terms the candidate's source holds (text/held-by-source.ts). */
   sourceTopic: ReadonlySet<string>;
 }
 

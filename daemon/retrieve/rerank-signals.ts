@@ -1,6 +1,7 @@
 import type { ChunkHit } from '../store/chunk-index.ts';
 import { type AnswerKind, answerKind, answerOfKind, questionNames } from '../text/answer-kind.ts';
-import { CONTEXT_WEIGHT, topicHeldBySource, withContext } from '../text/follow-up.ts';
+import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { type AskedWord, askedWords, nearness, saidOtherwise } from '../text/meaning-match.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { contentTerms, term, words } from '../text/words.ts';
@@ -96,7 +97,7 @@ export function rerankSignals(
   const passages = hits.map(passageTerms);
   const terms = queryTerms({ query, whole }, sequence, passages);
   const meanLength = passages.reduce((sum, passage) => sum + passage.length, 0) / passages.length;
-  const topics = topicHeldBySource(
+  const topics = termsHeldBySource(
     hits.map((hit, position) => ({ sourceId: hit.sourceId, passage: passages[position]! })),
     terms.topic,
     (item) => item.sourceId,
@@ -151,7 +152,7 @@ function passageSignals(
   meanLength: number,
   sourceTopic: ReadonlySet<string>,
 ): RerankSignals {
-  // What a passage, sentence or paragraph holds, with the topic its source holds (text/follow-up.ts).
+  // What a passage, sentence or paragraph holds, with the topic its source holds (text/held-by-source.ts).
   const holding = (held: (term: string) => boolean) => (term: string) => held(term) || sourceTopic.has(term);
   let sentenceCoverage = 0;
   let answerKind = 0;

@@ -63,25 +63,3 @@ export function namesOwnTopic(message: string): boolean {
   if (messageWords.some((word) => REFERRING_WORDS.has(word))) return false;
   return messageWords.filter((word) => !isStopWord(word)).length >= SELF_CONTAINED_TERMS;
 }
-
-/**
- * The terms of a follow-up's earlier question (its topic) that each source holds in any of its items (passages, or
- * sentences): they count as held by every item of that source, so that the follow-up's own words decide within a
- * source, and the topic still tells sources apart. "How much did it cost?" after "Tell me about the Music Sound
- * Interpreter" asks for the slide about its cost, which never names the project, not the title slide, which does.
- */
-export function topicHeldBySource<T>(
-  items: readonly T[],
-  topic: Iterable<string>,
-  sourceOf: (item: T) => string,
-  holds: (item: T, term: string) => boolean,
-): Map<string, Set<string>> {
-  const terms = [...topic];
-  const held = new Map<string, Set<string>>();
-  for (const item of items) {
-    const ofSource = held.get(sourceOf(item)) ?? new Set<string>();
-    for (const term of terms) if (holds(item, term)) ofSource.add(term);
-    held.set(sourceOf(item), ofSource);
-  }
-  return held;
-}
