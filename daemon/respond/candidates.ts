@@ -19,8 +19,8 @@ export interface Candidate {
   next: Set<string>;
   /** The passage's next sentence or line, however short: the value after a `label:`. */
   following?: string;
-  /** For a label on a line of its own introducing a list, the list's items: "Headings; Lists; Tables". */
-  listed?: string;
+  /** For a label on a line of its own introducing a list, the list's items: "Headings", "Lists", "Tables". */
+  listed?: readonly string[];
   /**
    * A Markdown heading, or a passage's title line (a slide's title): it names a topic more often than it answers
    * (sentence-features.ts `competes`).
@@ -116,7 +116,7 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
-  if (sentence.endsWith(':')) return candidate.listed ?? following;
+  if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
@@ -127,10 +127,10 @@ const LISTED_ITEMS = 12;
 
 /**
  * The list a label on a line of its own introduces ("The following features are currently supported:" and the
- * items under it), as its items' first sentences: "Headings; Lists; Tables". The lines an item wraps onto follow it
+ * items under it), as its items' first sentences: "Headings", "Lists", "Tables". The lines an item wraps onto follow it
  * without a blank line; a line after a blank that is no item ends the list.
  */
-function listAfter(text: string, label: string): string | undefined {
+function listAfter(text: string, label: string): string[] | undefined {
   const at = text.indexOf(`${label}\n`);
   if (at < 0) return undefined;
   const items: string[] = [];
@@ -148,10 +148,8 @@ function listAfter(text: string, label: string): string | undefined {
     if (items.length === LISTED_ITEMS || (items.length > 0 && listedWords > LISTED_WORDS)) break;
     items.push(item);
   }
-  return items.length > 1 ? items.join(LISTED_APART) : undefined;
+  return items.length > 1 ? items : undefined;
 }
-
-const LISTED_APART = '; ';
 
 /** A list item's first sentence as a list quotes it: without its mark and its final stop. */
 function listedItem(sentence: string): string {
@@ -161,7 +159,7 @@ function listedItem(sentence: string): string {
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */
 function introduces(label: Candidate, value: Candidate): boolean {
   if (labelledValue(label) === value.sentence) return true;
-  return label.listed?.split(LISTED_APART).includes(listedItem(value.sentence)) ?? false;
+  return label.listed?.includes(listedItem(value.sentence)) ?? false;
 }
 
 /** A sentence as read whatever the question. */
@@ -174,7 +172,7 @@ interface SentenceReading {
    */
   readonly key: string | undefined;
   /** For a label on a line of its own introducing a list, the list's items (`listAfter`). */
-  readonly listed?: string;
+  readonly listed?: readonly string[];
 }
 
 /** What is read of a passage's text alone, whatever the question. */
