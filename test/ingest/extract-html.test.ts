@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToPage } from '../../daemon/ingest/extract/html.ts';
+import { htmlToPage, htmlToText } from '../../daemon/ingest/extract/html.ts';
 
 const ARTICLE_PAGE = `<!doctype html><html><head><title>Tide tables</title>
 <link rel="canonical" href="/guides/tides">
@@ -26,6 +26,19 @@ describe('htmlToPage', () => {
     const page = htmlToPage(ARTICLE_PAGE, 'https://sea.example/guides/tides?ref=1');
     expect(page.canonicalUrl).toBe('https://sea.example/guides/tides');
     expect(page.links).toEqual(['https://sea.example/', 'https://other.example/x']);
+  });
+
+  it('reads a table row as one line, whatever paragraphs, breaks or lists its cells hold', () => {
+    // A converted document's tables (word.ts); Readability lays out a web page's layout tables its own way.
+    const text = htmlToText(
+      '<table><tr><td><p>Name and Address:</p></td><td><p>EPSRC</p><p>Polaris House<br>Swindon</p></td></tr>' +
+        '<tr><th><h3>Copies</h3></th><td><ul><li>9</li><li>nine</li></ul></td></tr></table><p>After the table.</p>',
+    );
+    expect(text.split('\n').filter(Boolean)).toEqual([
+      'Name and Address: EPSRC Polaris House Swindon',
+      'Copies 9 nine',
+      'After the table.',
+    ]);
   });
 
   it('falls back to the body text of pages without an article, and reads fragments', () => {

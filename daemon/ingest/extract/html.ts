@@ -70,7 +70,6 @@ const BLOCK_ELEMENTS = new Set([
   'TBODY',
   'TFOOT',
   'THEAD',
-  'TR',
   'UL',
 ]);
 const HEADING_LEVEL: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
@@ -174,26 +173,40 @@ function resolveUrl(href: string | null | undefined, base: string | undefined): 
   }
 }
 
-/** Walks the DOM, turning block elements into paragraphs and headings into `#` lines. */
+/**
+ * Walks the DOM, turning block elements into paragraphs, headings into `#` lines and a table's rows into lines of
+ * their own: a row read as one line keeps a label with its value ("Name and Address: EPSRC Polaris House, ...") and
+ * a name with its role, which cell by cell paragraphs part.
+ */
 function blocksToText(root: DomElement | null): string {
   if (!root) return '';
   const parts: string[] = [];
   // An explicit stack rather than recursion: hostile pages nest elements deeper than the call stack allows.
-  const steps: Step[] = [{ node: root, preformatted: false }];
+  const steps: Step[] = [{ node: root, within: NOWHERE_SPECIAL }];
   for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
     if (typeof step === 'string') parts.push(step);
-    else open(step.node, step.preformatted, parts, steps);
+    else open(step.node, step.within, parts, steps);
   }
   return normalizeText(parts.join(''));
 }
 
-/** A node still to visit, or the text that closes an element once its children are done. */
-type Step = { node: DomNode; preformatted: boolean } | string;
+/** What an element sits inside that changes how its text is laid out. */
+interface Within {
+  /** Inside `<pre>`: its white space is kept. */
+  preformatted: boolean;
+  /** Inside a table row: paragraphs, line breaks, list items and headings are spaces, so the row stays one line. */
+  row: boolean;
+}
 
-function open(node: DomNode, preformatted: boolean, parts: string[], steps: Step[]): void {
+const NOWHERE_SPECIAL: Within = { preformatted: false, row: false };
+
+/** A node still to visit, or the text that closes an element once its children are done. */
+type Step = { node: DomNode; within: Within } | string;
+
+function open(node: DomNode, within: Within, parts: string[], steps: Step[]): void {
   if (node.nodeType === 3) {
     const text = node.textContent ?? '';
-    parts.push(preformatted ? text : text.replace(/\s+/g, ' '));
+    parts.push(within.preformatted && !within.row ? text : text.replace(/\s+/g, ' '));
     return;
   }
   if (node.nodeType !== 1) return;
@@ -201,24 +214,35 @@ function open(node: DomNode, preformatted: boolean, parts: string[], steps: Step
   const tag = element.tagName.toUpperCase();
   if (SKIPPED_ELEMENTS.has(tag) || element.getAttribute('hidden') !== null) return;
   if (tag === 'BR') {
-    parts.push('\n');
+    parts.push(within.row ? ' ' : '\n');
     return;
   }
   const level = HEADING_LEVEL[tag] && (Number(element.getAttribute(LEVEL_ATTRIBUTE)) || HEADING_LEVEL[tag]);
-  if (level) {
+  if (level && !within.row) {
     const heading = normalizeText(element.textContent ?? '').replace(/\n+/g, ' ');
     if (heading) parts.push(`\n\n${'#'.repeat(level)} ${heading}\n\n`);
     return;
   }
-  const block = BLOCK_ELEMENTS.has(tag);
-  const cell = CELL_ELEMENTS.has(tag);
-  if (block) parts.push('\n\n');
-  if (tag === 'LI') parts.push('\n- ');
-  if (cell) parts.push(' ');
+  const [opening, closing] = separators(tag, within.row);
+  parts.push(opening);
   if (tag === 'IMG') parts.push(` ${element.getAttribute('alt') ?? ''} `);
-  if (block || cell) steps.push(block ? '\n\n' : ' ');
+  if (closing) steps.push(closing);
+  const inside =
+    tag === 'PRE' || tag === 'TR'
+      ? { preformatted: within.preformatted || tag === 'PRE', row: within.row || tag === 'TR' }
+      : within;
   const children = [...element.childNodes];
   for (let index = children.length - 1; index >= 0; index--) {
-    steps.push({ node: children[index]!, preformatted: preformatted || tag === 'PRE' });
+    steps.push({ node: children[index]!, within: inside });
   }
+}
+
+/** What an element's text is set apart by, before and after it. */
+function separators(tag: string, inRow: boolean): [string, string] {
+  if (tag === 'TR') return ['\n', '\n'];
+  const block = BLOCK_ELEMENTS.has(tag) || HEADING_LEVEL[tag] !== undefined;
+  if (inRow) return block || CELL_ELEMENTS.has(tag) || tag === 'LI' ? [' ', ' '] : ['', ''];
+  if (tag === 'LI') return ['\n- ', ''];
+  if (block) return ['\n\n', '\n\n'];
+  return CELL_ELEMENTS.has(tag) ? [' ', ' '] : ['', ''];
 }
