@@ -1,6 +1,7 @@
 /** A question as the sentence scorer reads it: its words, and the kind of thing it asks for. */
 import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.ts';
 import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
+import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
@@ -29,10 +30,11 @@ export interface Question {
 export function readQuestion(message: string, context?: string): Question {
   const terms = new Map<string, number>();
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
-  for (const term of contentStems(message)) terms.set(term, 1);
+  const own = contentStems(withPlainVerbs(message));
+  for (const term of own) terms.set(term, 1);
   if (asksWhatHappens(message)) terms.delete(term('happens'));
   const asked = withContext(message, context);
-  const known = new Set([...words(asked).map(term), ...contentStems(asked)]);
+  const known = new Set([...words(asked).map(term), ...contentStems(asked), ...own]);
   const focus = questionFocus(message);
   return {
     text: message,
@@ -43,7 +45,7 @@ export function readQuestion(message: string, context?: string): Question {
     known,
     names: questionNames(asked),
     topic: new Set([...terms].filter(([, weight]) => weight < 1).map(([term]) => term)),
-    sequence: contentStems(message),
+    sequence: own,
     ...(focus === undefined ? {} : { focus }),
   };
 }

@@ -1,6 +1,7 @@
 import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { namesOwnTopic, withContext } from '../text/follow-up.ts';
+import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { contentTerms } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse, meanScores } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
@@ -109,18 +110,19 @@ export function createRetriever(
   return {
     search: async (input) => {
       if (input.limit <= 0 || input.query.trim() === '') return [];
+      const query = withPlainVerbs(input.query);
       // A follow-up is searched with the question it refers to, which names the topic. One that names its own
       // topic ("and how often are the usage reports provided?") is searched on its own too: the earlier question's
       // words may crowd what it asks out of the first search.
       const texts =
         input.context === undefined
-          ? [input.query]
-          : namesOwnTopic(input.query)
-            ? [withContext(input.query, input.context), input.query]
-            : [withContext(input.query, input.context)];
+          ? [query]
+          : namesOwnTopic(query)
+            ? [withContext(query, input.context), query]
+            : [withContext(query, input.context)];
       const found = await Promise.all(texts.map((text) => fusedCandidates(input, text)));
       const fused = meanScores(found.map(({ hits }) => hits));
-      const ranked = model === false ? fused : rerank(input.query, fused, model, input.context);
+      const ranked = model === false ? fused : rerank(query, fused, model, input.context);
       // The searches read the sources' generations apart: the newest each saw is the one shown.
       const names = new Map<string, { name: string; generation: number }>();
       for (const [sourceId, live] of found.flatMap(({ names }) => [...names])) {

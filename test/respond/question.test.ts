@@ -20,6 +20,22 @@ describe('question', () => {
     expect([...readQuestion('When did it happen?').terms.keys()]).toEqual(['happen']);
   });
 
+  it('reads a phrasal verb as the word documents use for it', () => {
+    expect([...readQuestion('When did Tika 2.0.0 come out?').terms.keys()]).toEqual([
+      'tika',
+      '2.0.0',
+      'releas',
+    ]);
+    expect(readQuestion('How do I switch off the spell checker?').sequence).toEqual([
+      'disabl',
+      'spell',
+      'checker',
+    ]);
+    expect(readQuestion('How do I get rid of old versions?').sequence).toEqual(['remov', 'old', 'version']);
+    // The message itself is kept as written.
+    expect(readQuestion('When did it come out?').text).toBe('When did it come out?');
+  });
+
   it('tells a yes/no question, which asks to confirm what it says, from one asking for a thing', () => {
     for (const message of [
       'Is there a hot tub at Breezy Cove?',

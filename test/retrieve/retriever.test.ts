@@ -94,6 +94,9 @@ describe('createRetriever', () => {
         'The Code of Practice and its usage reports are maintained by COUNTER and its advisory board.',
       src_code_6: 'Libraries ask vendors for usage reports under the COUNTER Code of Practice.',
       src_delivery: '# Report delivery\n\nReports must be provided at least monthly, as a CSV or Excel file.',
+      src_release: 'Version 7.2.0 of the table reader was released with a faster parser.',
+      src_outing:
+        'Come out to hear about the table reader: we come out of winter with talks on version 7.2.0.',
     };
     for (const [sourceId, text] of Object.entries(documents)) {
       const url = sourceId === 'src_web' ? 'https://example.com/ice' : undefined;
@@ -204,6 +207,17 @@ describe('createRetriever', () => {
       limit: 3,
     });
     expect(joined.map((passage) => passage.sourceId)).not.toContain('src_delivery');
+  });
+
+  it('searches a phrasal verb as the word documents use: what "came out" is "released"', async () => {
+    const retriever = createRetriever({ chunkIndex, embedder });
+    const passages = await retriever.search({
+      query: 'Did version 7.2.0 of the table reader come out?',
+      applicationId: 'app',
+      liveSources: live('src_release', 'src_outing'),
+      limit: 2,
+    });
+    expect(passages.map((passage) => passage.sourceId)).toEqual(['src_release', 'src_outing']);
   });
 
   it('still finds a passage by meaning when no word matches exactly', async () => {

@@ -1,0 +1,16 @@
+/**
+ * Phrasal verbs questions are put in, read as the one word documents say the same with: "When did Tika 2.0.0 come
+ * out?" is answered by "Release 2.0.0 - 07/07/2021", which holds neither "come" nor "out". The retriever searches
+ * with the word and the offline responder weighs sentences by it.
+ */
+const PHRASAL_VERBS: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:come|comes|came|coming)\s+out\b/gi, 'released'],
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+on\b/gi, 'enable'],
+  [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+off\b/gi, 'disable'],
+  [/\b(?:get|gets|got|getting)\s+rid\s+of\b/gi, 'remove'],
+];
+
+/** The text with its phrasal verbs in the words documents use (`PHRASAL_VERBS`). */
+export function withPlainVerbs(text: string): string {
+  return PHRASAL_VERBS.reduce((read, [phrase, word]) => read.replace(phrase, word), text);
+}
