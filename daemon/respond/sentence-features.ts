@@ -154,8 +154,11 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     compactness(question, candidate),
     candidate.stems.size > 0 ? newStems / candidate.stems.size : 0,
     answer !== undefined && question.kind === 'date' ? 1 : 0,
-    // How often is a number of times: the quantity asked for.
-    answer !== undefined && (question.kind === 'number' || question.kind === 'frequency') ? 1 : 0,
+    // How often is a number of times, how big an amount of something: the quantity asked for.
+    answer !== undefined &&
+    (question.kind === 'number' || question.kind === 'measure' || question.kind === 'frequency')
+      ? 1
+      : 0,
     answer !== undefined && (question.kind === 'person' || question.kind === 'place') ? 1 : 0,
     1 / candidate.passage.number,
     length < 8 ? 1 : 0,

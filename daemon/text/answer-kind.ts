@@ -5,7 +5,15 @@
 import type { DateExtent } from './dates.ts';
 import { isStopWord, term, words } from './words.ts';
 
-export type AnswerKind = 'date' | 'number' | 'frequency' | 'person' | 'place' | 'reason' | 'other';
+export type AnswerKind =
+  | 'date'
+  | 'measure'
+  | 'number'
+  | 'frequency'
+  | 'person'
+  | 'place'
+  | 'reason'
+  | 'other';
 
 /** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
 const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
@@ -15,8 +23,12 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
     /\b(?:when|how far back|(?:what|which) (?:year|date|day|month|century|decade|time|period|era|season))\b/,
   ],
   [
+    'measure',
+    /\bhow (?:long|far|large|big|tall|high|fast|heavy|deep|wide|thick)\b|\bhow much (?:[\w-]+ ){1,5}weigh|\b(?:what|which) (?:size|height|length|width|depth|weight|speed|distance|diameter)\b/,
+  ],
+  [
     'number',
-    /\bhow (?:many|much|long|old|far|large|big|tall|high|fast|heavy|deep|wide)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|size|price|cost|population|rate)\b/,
+    /\bhow (?:many|much|old)\b|\b(?:what|which) (?:percentage|percent|number|amount|proportion|price|cost|population|rate)\b/,
   ],
   [
     'person',
@@ -74,6 +86,14 @@ const numberPattern = new RegExp(
 const count = `(?:\\d+|a few|several|other|${numberWords})`;
 const span =
   '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
+/**
+ * An amount of something: digits and the word they count ("240 μm", "5 lbs", "50 m.p.h.", "20,000 men"), or money.
+ * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"): neither says a size.
+ */
+const measurePattern = new RegExp(
+  `(?:\\$|£|€|US\\$)\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:million|billion|trillion|thousand))?|(?<!#)\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?!one\\b)(?:${numberWords})(?:[- ](?:${numberWords}))*)(?:\\s?(?:million|billion|trillion|thousand|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
+  'giu',
+);
 /** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */
 const frequencyPattern = new RegExp(
   `\\b(?:hourly|nightly|daily|weekly|fortnightly|monthly|quarterly|annually|yearly|biweekly|bimonthly|biannually|semi-?annually|every (?:${count} )?${span}|(?:once|twice|thrice|${count} times)(?: (?:a|an|per|each|every) ${span})?|(?:per|each|a) (?:${span}|annum))\\b`,
@@ -111,6 +131,7 @@ export function answerOfKind(
   };
   if (kind === 'date') return firstNew(datePatterns);
   if (kind === 'number') return labelledNumber(read, known) ?? firstNew([numberPattern]);
+  if (kind === 'measure') return labelledNumber(read, known) ?? measured(read, isNew);
   if (kind === 'frequency') return firstNew([frequencyPattern]);
   // A name ending in a name the question uses is its subject ("Little Bo" for "where did Bo Peep ...", "Denver
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
@@ -154,6 +175,16 @@ function labelledNumber(sentence: string, known: Set<string>): string | undefine
     if (label === undefined) continue;
     const [word] = words(label);
     if (word !== undefined && !isStopWord(word) && known.has(term(word))) return match[0].trim();
+  }
+  return undefined;
+}
+
+/** The first amount of something in the sentence the question does not hold (`measurePattern`). */
+function measured(sentence: string, isNew: (text: string) => boolean): string | undefined {
+  for (const match of sentence.matchAll(measurePattern)) {
+    const counted = match[1];
+    if (counted !== undefined && isStopWord(counted.toLowerCase())) continue;
+    if (isNew(match[0])) return match[0].trim();
   }
   return undefined;
 }

@@ -17,9 +17,35 @@ describe('answer kind', () => {
 
   it('reads "how far back" as asking for a date, not a distance; "how long ago" asks for a span of years', () => {
     expect(answerKind('And how far back do its records go?')).toBe('date');
-    expect(answerKind('How long ago did oxygen reach 10% of its present level?')).toBe('number');
-    expect(answerKind('How far is the reef from the coast?')).toBe('number');
-    expect(answerKind('How long is the bridge?')).toBe('number');
+    expect(answerKind('How long ago did oxygen reach 10% of its present level?')).toBe('measure');
+    expect(answerKind('How far is the reef from the coast?')).toBe('measure');
+    expect(answerKind('How long is the bridge?')).toBe('measure');
+  });
+
+  it('reads how big, how fast or how heavy as asking for an amount of something, how many or how much for a number', () => {
+    for (const question of [
+      'How big is the MicroStressBot?',
+      'How fast was the avalanche moving?',
+      'How much does the lap pad weigh?',
+      'What size are the robots?',
+    ])
+      expect(answerKind(question)).toBe('measure');
+    for (const question of ['How many robots are there?', 'How much did it cost?', 'How old was she?'])
+      expect(answerKind(question)).toBe('number');
+  });
+
+  it('finds an amount as a number and what it counts, or money, but no bare number', () => {
+    const asked = known('How big is the robot?');
+    expect(
+      answerOfKind('The robots move apart from one another, 2 of them.', 'measure', asked),
+    ).toBeUndefined();
+    expect(answerOfKind('Team #6 built it.', 'measure', asked)).toBeUndefined();
+    expect(answerOfKind('A 240 μm × 60 μm robot.', 'measure', asked)).toBe('240 μm');
+    expect(answerOfKind('Weight = 5 lbs', 'measure', known('How heavy is it?'))).toBe('5 lbs');
+    expect(answerOfKind('It was delayed by eighty seconds.', 'measure', known('How long?'))).toBe(
+      'eighty seconds',
+    );
+    expect(answerOfKind('Total Cost of Project: $8,962', 'measure', asked)).toBe('$8,962');
   });
 
   it("tells a question about how far a document's dates reach from one about an event", () => {
