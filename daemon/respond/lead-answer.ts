@@ -1,12 +1,23 @@
 /**
  * Replies read off a passage's own order rather than scored sentence by sentence: a request for an overview of a
- * source (text/overview.ts) is answered with what its opening passage begins with, and a question asking what
- * something or who someone is (text/definition.ts) with the sentence defining it and what follows it.
+ * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
+ * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, and a
+ * question a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { wordCount } from '../text/words.ts';
-import { type Candidate, candidateSentences, repeats } from './candidates.ts';
+import {
+  type Candidate,
+  candidateSentences,
+  holdsOrLeansOn,
+  labelledValue,
+  repeats,
+  sourceOf,
+} from './candidates.ts';
+import { contentStems } from './content-words.ts';
+import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
 /** Such a reply quotes sentences in order while it stays this short (its first sentence, whatever its length)... */
@@ -46,6 +57,43 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
     if (start >= 0) return leadFrom(sentences[start]!, sentences.slice(start + 1).filter(leads));
   }
   return undefined;
+}
+
+const WH_WORD = /\b(what|which|who|whom|whose|when|where|why|how)\b/i;
+
+/**
+ * For a question a source asks itself in the same words, and answers in the sentence after it, that question (quoted
+ * with its answer, candidates.ts `labelledValue`): "Why did the OSU group choose ROOT?" is answered by the slide
+ * "Motivation – Why ROOT ? We want a tool that is easy to use...". The source's question asks with the same wh-word,
+ * all its words from there on are the question's, among them a name the question uses (or half its words, when it uses none), and
+ * the source holds every name the question uses.
+ */
+export function askedInSource(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  const asking = whWord(question.text);
+  // Most passages ask nothing: they are not split into sentences again.
+  if (asking === undefined || !relevant.some((passage) => passage.text.includes('?'))) return undefined;
+  const candidates = candidateSentences(relevant);
+  const asked = candidates.filter((candidate) => asksTheSame(question, asking, candidate));
+  if (asked.length === 0) return undefined;
+  const held = termsHeldBySource(candidates, question.names, sourceOf, holdsOrLeansOn);
+  const first = asked.find((candidate) => held.get(sourceOf(candidate))?.size === question.names.size);
+  return first ? [first] : undefined;
+}
+
+/** Whether a sentence asks the question in its own words and is answered by the next (`askedInSource`). */
+function asksTheSame(question: Question, asking: string, candidate: Candidate): boolean {
+  if (!candidate.sentence.endsWith('?') || whWord(candidate.sentence) !== asking) return false;
+  // From its wh-word on: a slide's "Motivation – Why ROOT ?" asks "Why ROOT ?".
+  const terms = contentStems(candidate.sentence.slice(candidate.sentence.search(WH_WORD)));
+  if (terms.length === 0 || !terms.every((term) => question.terms.has(term))) return false;
+  if (labelledValue(candidate) === undefined) return false;
+  return question.names.size > 0
+    ? terms.some((term) => question.names.has(term))
+    : terms.length * 2 >= question.terms.size;
+}
+
+function whWord(text: string): string | undefined {
+  return WH_WORD.exec(text)?.[1]?.toLowerCase();
 }
 
 /** Whether a sentence may be quoted in such a reply: no heading, link or badge. */

@@ -17,7 +17,7 @@ import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
-import { definitionSentences, overviewSentences } from './lead-answer.ts';
+import { askedInSource, definitionSentences, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -157,9 +157,12 @@ export function rankReply(
   scorer: SentenceScorer,
 ): Ranking {
   const relevant = relevantPassages(passages);
-  const leadAnswer = overviewSentences(message, relevant) ?? definitionSentences(message, relevant);
-  if (leadAnswer) return { findings: [], leadAnswer };
   const question = readQuestion(message, followUpContext(history, message));
+  const leadAnswer =
+    overviewSentences(message, relevant) ??
+    definitionSentences(message, relevant) ??
+    askedInSource(question, relevant);
+  if (leadAnswer) return { findings: [], leadAnswer };
   const ranked = rankSentences(question, relevant, scorer);
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))

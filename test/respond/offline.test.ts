@@ -233,6 +233,34 @@ describe('offline responder', () => {
     expect(reply).not.toMatch(/(?:^|\s)- /);
   });
 
+  it('answers a question a source asks itself in the same words with that question and the answer after it', () => {
+    const title: ContextPassage = {
+      number: 1,
+      sourceName: 'talk.ppt',
+      sourceId: 'src_t',
+      page: 1,
+      text: 'CDF/OSU Analysis with ROOT\nFor the OSU Group and CDF Workshop June 14, 2001',
+      score: 0.5,
+    };
+    const motivation: ContextPassage = {
+      number: 2,
+      sourceName: 'talk.ppt',
+      sourceId: 'src_t',
+      page: 2,
+      text: '# Introduction\n\nMotivation – Why ROOT ?\nWe want a tool that is easy to use for fitting and plotting.\nSkill Level',
+      score: 0.2,
+    };
+    expect(composeReply('Why did the OSU group choose ROOT?', [title, motivation]).text).toBe(
+      'Motivation – Why ROOT ? We want a tool that is easy to use for fitting and plotting. [1]',
+    );
+    // Another wh-word is another question; nor is it asked of a source that lacks a name the question uses (PAW).
+    for (const question of [
+      'How did the OSU group learn ROOT?',
+      'Why did the OSU group choose PAW over ROOT?',
+    ])
+      expect(composeReply(question, [title, motivation]).text).not.toContain('Why ROOT ?');
+  });
+
   it('answers a follow-up from the conversation it follows', () => {
     const history = [
       { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
