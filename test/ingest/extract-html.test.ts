@@ -41,6 +41,31 @@ describe('htmlToPage', () => {
     ]);
   });
 
+  it("reads a cell under a header row after its column's name, and a form's rows as they are", () => {
+    const licences = htmlToText(
+      '<table><tr><td><p>License</p></td><td><p>GPL v3.0</p></td><td><p>LGPL v3.0</p></td></tr>' +
+        '<tr><td><p>So What?</p></td><td><p>It is viral.</p></td><td><p>Not viral like its GPL counterpart.</p></td></tr>' +
+        '<tr><td colspan="3"><p>Each license name is a link.</p></td></tr></table>',
+    );
+    expect(licences.split('\n').filter(Boolean)).toEqual([
+      'License GPL v3.0 LGPL v3.0',
+      'So What? GPL v3.0: It is viral. LGPL v3.0: Not viral like its GPL counterpart.',
+      'Each license name is a link.',
+    ]);
+    const headed = htmlToText(
+      '<table><thead><tr><th>Name</th><th>Role</th></tr></thead><tbody><tr><td>J Malins</td><td>PI</td></tr></tbody></table>',
+    );
+    expect(headed).toBe('Name Role\n\nJ Malins Role: PI');
+    // Two columns of a label and its value, or a first row of long values, name no columns.
+    const form = htmlToText(
+      '<table><tr><td>Proposal Type:</td><td>Internally resourced external full proposal</td><td>EOI</td></tr>' +
+        '<tr><td>Deadline:</td><td>30 June 2004</td><td>fixed</td></tr></table>',
+    );
+    expect(form).toBe(
+      'Proposal Type: Internally resourced external full proposal EOI\n\nDeadline: 30 June 2004 fixed',
+    );
+  });
+
   it('falls back to the body text of pages without an article, and reads fragments', () => {
     const page = htmlToPage('<p>Only <b>one</b>\u00a0 line</p><table><tr><td>a</td><td>b</td></tr></table>');
     expect(page.text.replace(/\s+/g, ' ')).toBe('Only one line a b');

@@ -1,30 +1,14 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import type { DomDocument, DomElement, DomNode } from './dom.ts';
 import { normalizeText } from './normalize.ts';
+import { columnHeaders } from './table-headers.ts';
 
 export interface HtmlPage {
   text: string;
   title?: string;
   canonicalUrl?: string;
   links: string[];
-}
-
-// The project compiles without the DOM library, so the few DOM members used here are declared structurally.
-interface DomNode {
-  readonly nodeType: number;
-  readonly textContent: string | null;
-  readonly childNodes: Iterable<DomNode>;
-}
-interface DomElement extends DomNode {
-  readonly tagName: string;
-  getAttribute(name: string): string | null;
-  setAttribute(name: string, value: string): void;
-}
-interface DomDocument {
-  readonly body: DomElement | null;
-  readonly documentElement: DomElement | null;
-  querySelector(selectors: string): DomElement | null;
-  querySelectorAll(selectors: string): Iterable<DomElement>;
 }
 
 const SKIPPED_ELEMENTS = new Set([
@@ -176,16 +160,16 @@ function resolveUrl(href: string | null | undefined, base: string | undefined): 
 /**
  * Walks the DOM, turning block elements into paragraphs, headings into `#` lines and a table's rows into lines of
  * their own: a row read as one line keeps a label with its value ("Name and Address: EPSRC Polaris House, ...") and
- * a name with its role, which cell by cell paragraphs part.
+ * a name with its role, which cell by cell paragraphs part; a cell under a header row follows its column's name.
  */
 function blocksToText(root: DomElement | null): string {
   if (!root) return '';
-  const parts: string[] = [];
+  const walk: Walk = { parts: [], steps: [{ node: root, within: NOWHERE_SPECIAL }], headers: new Map() };
   // An explicit stack rather than recursion: hostile pages nest elements deeper than the call stack allows.
-  const steps: Step[] = [{ node: root, within: NOWHERE_SPECIAL }];
+  const { parts, steps } = walk;
   for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
     if (typeof step === 'string') parts.push(step);
-    else open(step.node, step.within, parts, steps);
+    else open(step.node, step.within, walk);
   }
   return normalizeText(parts.join(''));
 }
@@ -203,7 +187,15 @@ const NOWHERE_SPECIAL: Within = { preformatted: false, row: false };
 /** A node still to visit, or the text that closes an element once its children are done. */
 type Step = { node: DomNode; within: Within } | string;
 
-function open(node: DomNode, within: Within, parts: string[], steps: Step[]): void {
+interface Walk {
+  /** The text so far, in pieces. */
+  parts: string[];
+  steps: Step[];
+  /** The cells of the tables met so far that are read with their column's header (table-headers.ts). */
+  headers: Map<DomElement, string>;
+}
+
+function open(node: DomNode, within: Within, { parts, steps, headers }: Walk): void {
   if (node.nodeType === 3) {
     const text = node.textContent ?? '';
     parts.push(within.preformatted && !within.row ? text : text.replace(/\s+/g, ' '));
@@ -223,8 +215,10 @@ function open(node: DomNode, within: Within, parts: string[], steps: Step[]): vo
     if (heading) parts.push(`\n\n${'#'.repeat(level)} ${heading}\n\n`);
     return;
   }
+  if (tag === 'TABLE') for (const [cell, header] of columnHeaders(element)) headers.set(cell, header);
   const [opening, closing] = separators(tag, within.row);
-  parts.push(opening);
+  const header = headers.get(element);
+  parts.push(header === undefined ? opening : `${opening}${header}: `);
   if (tag === 'IMG') parts.push(` ${element.getAttribute('alt') ?? ''} `);
   if (closing) steps.push(closing);
   const inside =
