@@ -66,6 +66,34 @@ describe('htmlToPage', () => {
     );
   });
 
+  it('keeps a table inside a cell on its row, and names no columns by numbers, spanning headers or header rows', () => {
+    expect(
+      htmlToText(
+        '<table><tr><td>Outer label:</td><td><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table></td></tr></table>',
+      ),
+    ).toBe('Outer label: a b c d');
+    const header =
+      '<tr><td>Licence</td><td><p>GPL</p><p>v3.0</p></td><td>BSD<script>var x = 1</script></td></tr>';
+    expect(htmlToText(`<table>${header}<tr><td>Viral?</td><td>Yes</td><td>No</td></tr></table>`)).toBe(
+      'Licence GPL v3.0 BSD\n\nViral? GPL v3.0: Yes BSD: No',
+    );
+    expect(
+      htmlToText(
+        '<table><tr><td>2001</td><td>5</td><td>7</td></tr><tr><td>2002</td><td>6</td><td>8</td></tr></table>',
+      ),
+    ).toBe('2001 5 7\n\n2002 6 8');
+    expect(
+      htmlToText(
+        '<table><tr><th colspan="2">Contact</th><th>Team</th></tr><tr><td>a@x</td><td>555</td><td>t</td></tr></table>',
+      ),
+    ).toBe('Contact Team\n\na@x 555 t');
+    expect(
+      htmlToText(
+        '<table><thead><tr><th>Item</th><th>Q1</th></tr><tr><th>unit</th><th>USD</th></tr></thead><tr><td>Tea</td><td>5</td></tr></table>',
+      ),
+    ).toBe('Item Q1\n\nunit USD\n\nTea Q1: 5');
+  });
+
   it('falls back to the body text of pages without an article, and reads fragments', () => {
     const page = htmlToPage('<p>Only <b>one</b>\u00a0 line</p><table><tr><td>a</td><td>b</td></tr></table>');
     expect(page.text.replace(/\s+/g, ' ')).toBe('Only one line a b');

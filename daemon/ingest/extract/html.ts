@@ -2,7 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import type { DomDocument, DomElement, DomNode } from './dom.ts';
 import { normalizeText } from './normalize.ts';
-import { columnHeaders } from './table-headers.ts';
+import { CELL_ELEMENTS, columnHeaders } from './table-headers.ts';
 
 export interface HtmlPage {
   text: string;
@@ -58,7 +58,6 @@ const BLOCK_ELEMENTS = new Set([
 ]);
 const HEADING_LEVEL: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
 const LEVEL_ATTRIBUTE = 'data-heading-level';
-const CELL_ELEMENTS = new Set(['TD', 'TH']);
 
 // Readability keeps the article and drops navigation, but on pages that are mostly lists or tables it keeps a
 // fragment; below this share of the body's text the whole body serves the reader better.
@@ -176,7 +175,7 @@ function blocksToText(root: DomElement | null): string {
 
 /** What an element sits inside that changes how its text is laid out. */
 interface Within {
-  /** Inside `<pre>`: its white space is kept. */
+  /** Inside `<pre>`: its white space is kept, but in a table row. */
   preformatted: boolean;
   /** Inside a table row: paragraphs, line breaks, list items and headings are spaces, so the row stays one line. */
   row: boolean;
@@ -215,7 +214,8 @@ function open(node: DomNode, within: Within, { parts, steps, headers }: Walk): v
     if (heading) parts.push(`\n\n${'#'.repeat(level)} ${heading}\n\n`);
     return;
   }
-  if (tag === 'TABLE') for (const [cell, header] of columnHeaders(element)) headers.set(cell, header);
+  if (tag === 'TABLE')
+    for (const [cell, header] of columnHeaders(element, cellText)) headers.set(cell, header);
   const [opening, closing] = separators(tag, within.row);
   const header = headers.get(element);
   parts.push(header === undefined ? opening : `${opening}${header}: `);
@@ -231,9 +231,15 @@ function open(node: DomNode, within: Within, { parts, steps, headers }: Walk): v
   }
 }
 
+/** A header cell's text as the walker reads it, on one line: "GPL v3.0" from `<p>GPL</p><p>v3.0</p>`. */
+function cellText(cell: DomElement): string {
+  return blocksToText(cell).replace(/\s+/g, ' ');
+}
+
 /** What an element's text is set apart by, before and after it. */
 function separators(tag: string, inRow: boolean): [string, string] {
-  if (tag === 'TR') return ['\n', '\n'];
+  // A table inside a row's cell stays on the row's line.
+  if (tag === 'TR') return inRow ? [' ', ' '] : ['\n', '\n'];
   const block = BLOCK_ELEMENTS.has(tag) || HEADING_LEVEL[tag] !== undefined;
   if (inRow) return block || CELL_ELEMENTS.has(tag) || tag === 'LI' ? [' ', ' '] : ['', ''];
   if (tag === 'LI') return ['\n- ', ''];
