@@ -7,6 +7,7 @@
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
+import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
 import {
   type Candidate,
@@ -17,7 +18,7 @@ import {
   sourceOf,
 } from './candidates.ts';
 import { contentStems } from './content-words.ts';
-import type { Question } from './question.ts';
+import { type Question, WH_WORD } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
 /** Such a reply quotes sentences in order while it stays this short (its first sentence, whatever its length)... */
@@ -59,14 +60,13 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
   return undefined;
 }
 
-const WH_WORD = /\b(what|which|who|whom|whose|when|where|why|how)\b/i;
-
 /**
  * For a question a source asks itself in the same words, and answers in the sentence after it, that question (quoted
  * with its answer, candidates.ts `labelledValue`): "Why did the OSU group choose ROOT?" is answered by the slide
- * "Motivation – Why ROOT ? We want a tool that is easy to use...". The source's question asks with the same wh-word,
- * all its words from there on are the question's, among them a name the question uses (or half its words, when it uses none), and
- * the source holds every name the question uses.
+ * "Motivation – Why ROOT ? We want a tool that is easy to use...". The source's question asks with the same wh-word;
+ * all its words from there on are the question's, among them a name the question uses (or, when it uses none, half
+ * as many as the question's terms, a follow-up's earlier ones included); and the source holds every name the
+ * question uses.
  */
 export function askedInSource(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const asking = whWord(question.text);
@@ -84,7 +84,7 @@ export function askedInSource(question: Question, relevant: ContextPassage[]): C
 function asksTheSame(question: Question, asking: string, candidate: Candidate): boolean {
   if (!candidate.sentence.endsWith('?') || whWord(candidate.sentence) !== asking) return false;
   // From its wh-word on: a slide's "Motivation – Why ROOT ?" asks "Why ROOT ?".
-  const terms = contentStems(candidate.sentence.slice(candidate.sentence.search(WH_WORD)));
+  const terms = contentStems(withPlainVerbs(candidate.sentence.slice(candidate.sentence.search(WH_WORD))));
   if (terms.length === 0 || !terms.every((term) => question.terms.has(term))) return false;
   if (labelledValue(candidate) === undefined) return false;
   return question.names.size > 0
@@ -93,7 +93,7 @@ function asksTheSame(question: Question, asking: string, candidate: Candidate): 
 }
 
 function whWord(text: string): string | undefined {
-  return WH_WORD.exec(text)?.[1]?.toLowerCase();
+  return WH_WORD.exec(text)?.[0].toLowerCase();
 }
 
 /** Whether a sentence may be quoted in such a reply: no heading, link or badge. */

@@ -9,7 +9,10 @@ import { contentStems, isStopWord } from './content-words.ts';
 export interface Question {
   text: string;
   kind: AnswerKind;
-  /** Content stems and how much each counts: the message's own 1, words of the turn it follows up less. */
+  /**
+   * Content stems and how much each counts: the message's own 1, words of the turn it follows up less. Phrasal
+   * verbs are read as the word documents use (text/plain-verbs.ts): "come out" as "released".
+   */
   terms: Map<string, number>;
   /** Every stem of the message and its context, stop words too: what an answer must add to. */
   known: Set<string>;
@@ -21,7 +24,7 @@ export interface Question {
   open: boolean;
   /** A yes/no question ("Is there a hot tub at Breezy Cove?"): it asks to confirm what it says, not for a thing. */
   confirms: boolean;
-  /** The message's content stems in order: its phrases, as pairs of neighbours. */
+  /** The message's content stems in order, phrasal verbs read as in `terms`: its phrases, as pairs of neighbours. */
   sequence: string[];
   /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
   focus?: string;
@@ -51,7 +54,8 @@ export function readQuestion(message: string, context?: string): Question {
 }
 
 const WH = '(?:what|which|who|whom|whose|when|where|why|how)';
-const WH_WORD = new RegExp(String.raw`\b${WH}\b`, 'i');
+/** A wh-word anywhere: what a question asks with. */
+export const WH_WORD = new RegExp(String.raw`\b${WH}\b`, 'i');
 /** "Is there...", "And does it...": a question opening with its verb. */
 const ASKS_TO_CONFIRM =
   /^\W*(?:(?:and|so|but)\s+)?(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|must)\b/i;

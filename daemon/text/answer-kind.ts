@@ -1,5 +1,5 @@
 /**
- * The kind of thing a question asks for (a date, a number, how often, a name, a reason), and finding something of
+ * The kind of thing a question asks for (a date, an amount of something, a number, how often, a name, a reason), and finding something of
  * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
  */
 import type { DateExtent } from './dates.ts';
@@ -15,7 +15,10 @@ export type AnswerKind =
   | 'reason'
   | 'other';
 
-/** What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). */
+/**
+ * What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). Of two
+ * kinds found at the same place, the first listed wins: "how much does it weigh" is a measure, not a number.
+ */
 const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ['frequency', /\bhow (?:often|frequently)\b|\b(?:what|which|at what) (?:frequency|interval)\b/],
   [
@@ -91,7 +94,7 @@ const span =
  * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"): neither says a size.
  */
 const measurePattern = new RegExp(
-  `(?:\\$|£|€|US\\$)\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:million|billion|trillion|thousand))?|(?<!#)\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?!one\\b)(?:${numberWords})(?:[- ](?:${numberWords}))*)(?:\\s?(?:million|billion|trillion|thousand|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
+  `(?:\\$|£|€|US\\$)\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:million|billion|trillion|thousand))?|(?<![#\\d,.])\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?!one\\b)(?:${numberWords})(?:[- ](?:${numberWords}))*)(?:\\s?(?:million|billion|trillion|thousand|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
   'giu',
 );
 /** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */

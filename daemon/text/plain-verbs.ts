@@ -4,7 +4,8 @@
  * with the word and the offline responder weighs sentences by it.
  */
 const PHRASAL_VERBS: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:come|comes|came|coming)\s+out\b/gi, 'released'],
+  // Not "come out of": "What came out of the meeting?" asks what resulted.
+  [/\b(?:come|comes|came|coming)\s+out\b(?!\s+of\b)/gi, 'released'],
   [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+on\b/gi, 'enable'],
   [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+off\b/gi, 'disable'],
   [/\b(?:get|gets|got|getting)\s+rid\s+of\b/gi, 'remove'],

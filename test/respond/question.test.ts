@@ -32,6 +32,8 @@ describe('question', () => {
       'checker',
     ]);
     expect(readQuestion('How do I get rid of old versions?').sequence).toEqual(['remov', 'old', 'version']);
+    // "Come out of" is what resulted, not a release.
+    expect(readQuestion('What came out of the meeting?').sequence).toEqual(['com', 'meet']);
     // The message itself is kept as written.
     expect(readQuestion('When did it come out?').text).toBe('When did it come out?');
   });
