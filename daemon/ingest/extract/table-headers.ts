@@ -30,6 +30,9 @@ export function columnHeaders(
   const names = cellsOf(header);
   if ([header, ...body].some((row) => cellsOf(row).some((cell) => spans(cell, 'rowspan')))) return labelled;
   if (names.some((cell) => spans(cell, 'colspan'))) return labelled;
+  // A table in a header cell names no column, and reading its text would read its own headers again, and theirs:
+  // time doubling with each table nested so.
+  if (names.some(holdsTable)) return labelled;
   const texts = names.map(textOf);
   if (!namesColumns(names, texts)) return labelled;
   for (const row of body) {
@@ -62,6 +65,19 @@ function isHeaderCell(cell: DomElement): boolean {
 
 function spans(cell: DomElement, attribute: 'rowspan' | 'colspan'): boolean {
   return Number(cell.getAttribute(attribute) ?? 1) > 1;
+}
+
+/**
+ * Whether a table is inside the cell. The search stops at the first, which a table nested in a header cell holds
+ * among its first elements: nested tables are searched through once, not once per level.
+ */
+function holdsTable(cell: DomElement): boolean {
+  const pending: DomElement[] = elementsOf(cell).reverse();
+  for (let element = pending.pop(); element !== undefined; element = pending.pop()) {
+    if (element.tagName.toUpperCase() === 'TABLE') return true;
+    pending.push(...elementsOf(element).reverse());
+  }
+  return false;
 }
 
 function rowsOf(table: DomElement): DomElement[] {
