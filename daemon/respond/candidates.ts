@@ -1,4 +1,5 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { cachedReader } from '../text/reading-cache.ts';
 import { LIST_ITEM, RECORD_LINE, sentences } from '../text/sentences.ts';
 import { isStopWord, wordCount, words } from '../text/words.ts';
@@ -91,6 +92,12 @@ export function sourceOf(candidate: Candidate): string {
 /** Whether a sentence holds a term, or leans on one (the sentence before it, the title it sits under). */
 export function holdsOrLeansOn(candidate: Candidate, term: string): boolean {
   return candidate.stems.has(term) || candidate.previous.has(term);
+}
+
+/** The sources whose sentences hold, or lean on, every one of the names between them. */
+export function sourcesNamingAll(candidates: readonly Candidate[], names: ReadonlySet<string>): Set<string> {
+  const held = termsHeldBySource(candidates, names, sourceOf, holdsOrLeansOn);
+  return new Set([...held].filter(([, terms]) => terms.size === names.size).map(([source]) => source));
 }
 
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */

@@ -5,17 +5,16 @@
  * question a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
-import { termsHeldBySource } from '../text/held-by-source.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
 import {
   type Candidate,
   candidateSentences,
-  holdsOrLeansOn,
   labelledValue,
   repeats,
   sourceOf,
+  sourcesNamingAll,
 } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import { type Question, WH_WORD } from './question.ts';
@@ -75,8 +74,8 @@ export function askedInSource(question: Question, relevant: ContextPassage[]): C
   const candidates = candidateSentences(relevant);
   const asked = candidates.filter((candidate) => asksTheSame(question, asking, candidate));
   if (asked.length === 0) return undefined;
-  const held = termsHeldBySource(candidates, question.names, sourceOf, holdsOrLeansOn);
-  const first = asked.find((candidate) => held.get(sourceOf(candidate))?.size === question.names.size);
+  const naming = sourcesNamingAll(candidates, question.names);
+  const first = asked.find((candidate) => naming.has(sourceOf(candidate)));
   return first ? [first] : undefined;
 }
 

@@ -1,17 +1,16 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
-import { termsHeldBySource } from '../text/held-by-source.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
   type Candidate,
   candidateSentences,
-  holdsOrLeansOn,
   labelledValue,
   repeats,
   sourceOf,
+  sourcesNamingAll,
 } from './candidates.ts';
 import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
@@ -184,8 +183,7 @@ export function rankReply(
 /** Whether the best sentence's source holds every name the question uses, in any of its sentences found. */
 function namesAllHeld(question: Question, findings: Finding[], best: Finding): boolean {
   const candidates = findings.map((finding) => finding.candidate);
-  const held = termsHeldBySource(candidates, question.names, sourceOf, holdsOrLeansOn);
-  return held.get(sourceOf(best.candidate))?.size === question.names.size;
+  return sourcesNamingAll(candidates, question.names).has(sourceOf(best.candidate));
 }
 
 /**
