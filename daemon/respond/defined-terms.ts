@@ -3,7 +3,7 @@
  * policies name a thing once and then say "the License", "the Company". A quoted sentence using such a term
  * says nothing of what it names without the sentence defining it.
  */
-import type { Candidate } from './candidates.ts';
+import { type Candidate, sourceOf } from './candidates.ts';
 
 /** `(the "License")`, `("Licensee")`, `(hereinafter "the Company")`: the capitalised term in quotes, in brackets. */
 const DEFINITION =
@@ -34,7 +34,7 @@ export function withDefinitions(chosen: Candidate[], candidates: Candidate[]): C
   );
   let reply = chosen;
   for (const { term, candidate: definition, refers } of definitions) {
-    const ofSource = (sentence: Candidate) => sentence.passage.sourceId === definition.passage.sourceId;
+    const ofSource = (sentence: Candidate) => sourceOf(sentence) === sourceOf(definition);
     if (reply.some((sentence) => ofSource(sentence) && termsDefined(sentence.sentence).includes(term)))
       continue;
     const first = reply.findIndex((sentence) => ofSource(sentence) && refers.test(sentence.sentence));
