@@ -82,8 +82,14 @@ const datePatterns = [
 ];
 const numberWords =
   'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen';
+/** Money's sign, a number's digits (with thousands' commas and decimals), the words that scale an amount. */
+const CURRENCY = '(?:\\$|£|€|US\\$)';
+const DIGITS = '\\d[\\d,]*(?:\\.\\d+)?';
+const LARGE = 'million|billion|trillion|thousand';
+/** A number in words: "twenty-one", "three hundred". */
+const inWords = (first: string) => `${first}(?:[- ](?:${numberWords}))*`;
 const numberPattern = new RegExp(
-  `(?:\\$|£|€|US\\$)?\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?:${numberWords})(?:[- ](?:${numberWords}))*)\\b(?:\\s?(?:%|percent|per cent|million|billion|trillion|thousand|hundred))?`,
+  `${CURRENCY}?\\b(?:${DIGITS}|${inWords(`(?:${numberWords})`)})\\b(?:\\s?(?:%|percent|per cent|${LARGE}|hundred))?`,
   'gi',
 );
 const count = `(?:\\d+|a few|several|other|${numberWords})`;
@@ -94,7 +100,7 @@ const span =
  * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"): neither says a size.
  */
 const measurePattern = new RegExp(
-  `(?:\\$|£|€|US\\$)\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:million|billion|trillion|thousand))?|(?<![#\\d,.])\\b(?:\\d[\\d,]*(?:\\.\\d+)?|(?!one\\b)(?:${numberWords})(?:[- ](?:${numberWords}))*)(?:\\s?(?:million|billion|trillion|thousand|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
+  `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
   'giu',
 );
 /** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */
