@@ -19,6 +19,7 @@ import { type Finding, rankSentences } from './extract.ts';
 import { askedInSource, definitionSentences, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
+import { statedFirst } from './stated-question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
@@ -163,7 +164,7 @@ export function rankReply(
     definitionSentences(message, relevant) ??
     askedInSource(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
-  const ranked = rankSentences(question, relevant, scorer);
+  const ranked = statedFirst(question, rankSentences(question, relevant, scorer));
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))
     : ranked;

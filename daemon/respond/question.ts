@@ -53,7 +53,8 @@ export function readQuestion(message: string, context?: string): Question {
   };
 }
 
-const WH = '(?:what|which|who|whom|whose|when|where|why|how)';
+/** The wh-words, as a pattern's source. */
+export const WH = '(?:what|which|who|whom|whose|when|where|why|how)';
 /** A wh-word anywhere: what a question asks with. */
 export const WH_WORD = new RegExp(String.raw`\b${WH}\b`, 'i');
 /** "Is there...", "And does it...": a question opening with its verb. */

@@ -273,6 +273,32 @@ describe('offline responder', () => {
     );
   });
 
+  it('answers with the sentence stating the question in its words and order, going on to the answer', () => {
+    const placement: ContextPassage = {
+      number: 1,
+      sourceName: 'install.doc',
+      sourceId: 'src_i',
+      page: 2,
+      text:
+        'You have two choices for placement of the lib folder. If there will only be one site on the box, you can simply place the lib folder inside the app folder. ' +
+        'To repeat - no mapping is needed if you place the lib folder under the app folder.',
+      score: 0.6,
+    };
+    const layout: ContextPassage = {
+      number: 2,
+      sourceName: 'install.doc',
+      sourceId: 'src_i',
+      page: 1,
+      text: 'The package has three folders: app, lib and setup. The lib folder should be placed under the web root. It holds the components.',
+      score: 0.5,
+    };
+    expect(composeReply('Where should the lib folder be placed?', [placement, layout]).text).toMatch(
+      /^The lib folder should be placed under the web root\./,
+    );
+    // A sentence holding the question's words in another order does not state it.
+    expect(composeReply('Where should I place the lib folder?', [placement, layout]).text).not.toMatch(/^The lib/);
+  });
+
   it('answers a follow-up from the conversation it follows', () => {
     const history = [
       { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
