@@ -127,6 +127,37 @@ export function labelledValue(candidate: Candidate): string | undefined {
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
+/**
+ * A question the document asks itself, answered for what a user's question names beyond it. A table's row asks
+ * "Can You Create Derivative Works?" and answers once for each column ("GPL v3.0: Yes, but...", "LGPL v3.0: Yes,
+ * but..."): for "Can I create derivative works under the LGPL?" its answer is the first sentence after it in its
+ * passage, before its next question, holding the names it lacks: the LGPL's cell, not the GPL's after it.
+ */
+export function answeredFor(
+  names: ReadonlySet<string>,
+  asked: Candidate,
+  candidates: readonly Candidate[],
+): Candidate {
+  if (!asked.sentence.endsWith('?')) return asked;
+  const lacking = [...names].filter((name) => !asked.stems.has(name));
+  if (lacking.length === 0) return asked;
+  // Read in the passage's text: a short question ("Attribution?") is no candidate, yet ends the answers.
+  const text = asked.passage.text;
+  const askedAt = text.indexOf(asked.sentence);
+  if (askedAt < 0) return asked;
+  const answersFrom = askedAt + asked.sentence.length;
+  const after = candidates
+    .filter((candidate) => candidate.passage === asked.passage && candidate.position > asked.position)
+    .sort((left, right) => left.position - right.position);
+  for (const candidate of after) {
+    const at = text.indexOf(candidate.sentence, answersFrom);
+    if (at < 0) continue;
+    if (text.slice(answersFrom, at + candidate.sentence.length).includes('?')) break;
+    if (lacking.every((name) => candidate.stems.has(name))) return { ...asked, following: candidate.sentence };
+  }
+  return asked;
+}
+
 /** A list a label introduces is quoted this far: its items' first sentences, up to this many words... */
 const LISTED_WORDS = 40;
 /** ...or this many items. */

@@ -9,6 +9,7 @@ import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
 import {
+  answeredFor,
   type Candidate,
   candidateSentences,
   labelledValue,
@@ -76,7 +77,7 @@ export function askedInSource(question: Question, relevant: ContextPassage[]): C
   if (asked.length === 0) return undefined;
   const naming = sourcesNamingAll(candidates, question.names);
   const first = asked.find((candidate) => naming.has(sourceOf(candidate)));
-  return first ? [first] : undefined;
+  return first ? [answeredFor(question.names, first, candidates)] : undefined;
 }
 
 /** Whether a sentence asks the question in its own words and is answered by the next (`askedInSource`). */

@@ -5,6 +5,7 @@ import { LIST_ITEM } from '../text/sentences.ts';
 import { wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
+  answeredFor,
   type Candidate,
   candidateSentences,
   labelledValue,
@@ -164,7 +165,7 @@ export function rankReply(
     definitionSentences(message, relevant) ??
     askedInSource(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
-  const ranked = statedFirst(question, rankSentences(question, relevant, scorer));
+  const ranked = answeredForNames(question, statedFirst(question, rankSentences(question, relevant, scorer)));
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))
     : ranked;
@@ -179,6 +180,15 @@ export function rankReply(
   };
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
   return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
+}
+
+/** The findings, each question a source asks itself answered for what the user's question names (`answeredFor`). */
+function answeredForNames(question: Question, ranked: Finding[]): Finding[] {
+  const candidates = ranked.map((finding) => finding.candidate);
+  return ranked.map((finding) => {
+    const candidate = answeredFor(question.names, finding.candidate, candidates);
+    return candidate === finding.candidate ? finding : { ...finding, candidate };
+  });
 }
 
 /** Whether the best sentence's source holds every name the question uses, in any of its sentences found. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateSentences, labelledValue, repeats } from '../../daemon/respond/candidates.ts';
+import { answeredFor, candidateSentences, labelledValue, repeats } from '../../daemon/respond/candidates.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 import { term } from '../../daemon/text/words.ts';
 
@@ -98,3 +98,27 @@ describe('labelledValue', () => {
     ).toBeUndefined();
   });
 });
+
+describe('answeredFor', () => {
+  const row =
+    'Can You Create Derivative Works? GPL v3.0: Yes, but all source code must be distributed under GPL. ' +
+    'LGPL v3.0: Yes, but derivative software must be released under a LGPL license. BSD: Yes\n\n' +
+    'Attribution? MIT: Must be included.';
+  const candidates = candidateSentences([passage(row)]);
+  const asked = candidates.find((candidate) => candidate.sentence.startsWith('Can You'))!;
+  const answer = (...names: string[]) => labelledValue(answeredFor(new Set(names), asked, candidates));
+
+  it("is a source's question answered by the sentence after it naming what the user's question adds", () => {
+    expect(answer('lgpl')).toBe('LGPL v3.0: Yes, but derivative software must be released under a LGPL license.');
+    // Names the source's question holds, or none, leave the sentence after it as its answer.
+    expect(answer()).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
+    expect(answer('can')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
+  });
+
+  it('looks no further than the next question, and leaves a sentence that asks nothing as it is', () => {
+    expect(answer('mit')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
+    const cell = candidates.find((candidate) => candidate.sentence.startsWith('LGPL'))!;
+    expect(answeredFor(new Set(['lgpl']), cell, candidates)).toBe(cell);
+  });
+});
+
