@@ -127,6 +127,12 @@ export function labelledValue(candidate: Candidate): string | undefined {
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
+/** What a sentence says as a reply quotes it: with the value or answer after it (`labelledValue`). */
+export function saidBy(candidate: Candidate): string {
+  const value = labelledValue(candidate);
+  return value === undefined ? candidate.sentence : `${candidate.sentence} ${value}`;
+}
+
 /**
  * A question the document asks itself, answered for what a user's question names beyond it. A table's row asks
  * "Can You Create Derivative Works?" and answers once for each column ("GPL v3.0: Yes, but...", "LGPL v3.0: Yes,
@@ -153,7 +159,8 @@ export function answeredFor(
     const at = text.indexOf(candidate.sentence, answersFrom);
     if (at < 0) continue;
     if (text.slice(answersFrom, at + candidate.sentence.length).includes('?')) break;
-    if (lacking.every((name) => candidate.stems.has(name))) return { ...asked, following: candidate.sentence };
+    if (lacking.every((name) => candidate.stems.has(name)))
+      return { ...asked, following: candidate.sentence };
   }
   return asked;
 }

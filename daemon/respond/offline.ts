@@ -17,10 +17,10 @@ import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
+import { firstFindingFirst } from './first-finding.ts';
 import { askedInSource, definitionSentences, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
-import { statedFirst } from './stated-question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
 import { SENTENCE_WEIGHTS } from './sentence-weights.ts';
 import { countTokens, usageOf } from './tokens.ts';
@@ -165,7 +165,10 @@ export function rankReply(
     definitionSentences(message, relevant) ??
     askedInSource(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
-  const ranked = answeredForNames(question, statedFirst(question, rankSentences(question, relevant, scorer)));
+  const ranked = answeredForNames(
+    question,
+    firstFindingFirst(question, rankSentences(question, relevant, scorer)),
+  );
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))
     : ranked;

@@ -3,7 +3,7 @@ import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
-import { type Candidate, candidateSentences, holdsOrLeansOn, labelledValue, sourceOf } from './candidates.ts';
+import { type Candidate, candidateSentences, holdsOrLeansOn, saidBy, sourceOf } from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -135,8 +135,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   }
   const coverage = held / total;
   // A label's answer is its value on the next line ("Number of Copies:" and "9"), which a reply quotes with it.
-  const value = labelledValue(candidate);
-  const said = value === undefined ? candidate.sentence : `${candidate.sentence} ${value}`;
+  const said = saidBy(candidate);
   const answer =
     question.kind === 'other' ? undefined : answerOfKind(said, question.kind, question.known, question.names);
   const otherName =

@@ -109,7 +109,9 @@ describe('answeredFor', () => {
   const answer = (...names: string[]) => labelledValue(answeredFor(new Set(names), asked, candidates));
 
   it("is a source's question answered by the sentence after it naming what the user's question adds", () => {
-    expect(answer('lgpl')).toBe('LGPL v3.0: Yes, but derivative software must be released under a LGPL license.');
+    expect(answer('lgpl')).toBe(
+      'LGPL v3.0: Yes, but derivative software must be released under a LGPL license.',
+    );
     // Names the source's question holds, or none, leave the sentence after it as its answer.
     expect(answer()).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
     expect(answer('can')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
@@ -121,4 +123,3 @@ describe('answeredFor', () => {
     expect(answeredFor(new Set(['lgpl']), cell, candidates)).toBe(cell);
   });
 });
-

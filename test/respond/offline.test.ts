@@ -296,7 +296,31 @@ describe('offline responder', () => {
       /^The lib folder should be placed under the web root\./,
     );
     // A sentence holding the question's words in another order does not state it.
-    expect(composeReply('Where should I place the lib folder?', [placement, layout]).text).not.toMatch(/^The lib/);
+    expect(composeReply('Where should I place the lib folder?', [placement, layout]).text).not.toMatch(
+      /^The lib/,
+    );
+  });
+
+  it('answers a question asking how much with the best sentence holding an amount', () => {
+    const quotes: ContextPassage = {
+      number: 1,
+      sourceName: 'quotes.json',
+      sourceId: 'src_q',
+      page: 1,
+      text: 'characters.Teddy.quote: Well, your mouth moves fast enough.',
+      score: 0.45,
+    };
+    const story: ContextPassage = {
+      number: 2,
+      sourceName: 'avalanche.html',
+      sourceId: 'src_a',
+      page: 1,
+      text: 'The avalanche started with a crack across the slope. It was a blur of white, its shattered pieces moving about 50 m.p.h., a powder cloud two stories tall.',
+      score: 0.4,
+    };
+    expect(composeReply('How fast was the avalanche moving?', [quotes, story]).text).toMatch(
+      /^It was a blur of white, its shattered pieces moving about 50 m\.p\.h\./,
+    );
   });
 
   it('answers a follow-up from the conversation it follows', () => {

@@ -1,0 +1,72 @@
+/**
+ * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
+ * sentence stating the question in its own words, or, for a question asking how much, the best holding an amount.
+ */
+import { answerOfKind } from '../text/answer-kind.ts';
+import { saidBy } from './candidates.ts';
+import type { Finding } from './extract.ts';
+import { type Question, WH } from './question.ts';
+
+/** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`) first. */
+export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
+  return amountFirst(question, statedFirst(question, ranked));
+}
+
+/**
+ * A question asking about an act: with an auxiliary ("Where should...", "How did...") or a passive ("Where is the
+ * Louvre located?"). Its words then hold a verb: "What is COUNTER's Code of Practice?" holds only a name, which any
+ * sentence going on from it would state.
+ */
+const ASKS_ABOUT_AN_ACT = new RegExp(
+  String.raw`^\W*${WH}\s+(?:(?:do|does|did|should|can|could|will|would|must|may|might|has|have|had)\b|(?:is|are|was|were)\s+(?:[\p{L}'’-]+\s+)*?[\p{L}]+(?:ed|en)\b)`,
+  'iu',
+);
+
+/** Fewer words than this in a run are a phrase many sentences hold: "install Node". */
+const STATED_TERMS = 3;
+
+/**
+ * A sentence saying what a question asks in its own words, in its order, and going on: "Where should the org folder
+ * be placed?" is answered by "The org folder should be placed under web root.", not by the three sentences the model
+ * prefers for holding a place ("...if you place the org folder under the client folder"). The model weighs phrases
+ * as pairs of neighbouring words; a sentence holding all of a question's words as one run, followed by more, is the
+ * question stated with its answer.
+ */
+function statedFirst(question: Question, ranked: Finding[]): Finding[] {
+  const asked = question.sequence;
+  if (asked.length < STATED_TERMS || !ASKS_ABOUT_AN_ACT.test(question.text)) return ranked;
+  return movedFirst(
+    ranked,
+    ranked.findIndex(({ candidate }) => !candidate.heading && states(asked, candidate.sequence)),
+  );
+}
+
+/**
+ * "How fast was the avalanche moving?" asks for an amount, which a sentence without one cannot say: "Well, you're
+ * mouth moves fast enough" holds more of the question's words than "...its shattered pieces moving about 50 m.p.h.",
+ * and the model's weight for holding the kind of thing asked for was fitted on every question asking for a number.
+ * The best sentence holding an amount, and some of the question, comes first.
+ */
+function amountFirst(question: Question, ranked: Finding[]): Finding[] {
+  if (question.kind !== 'measure') return ranked;
+  return movedFirst(
+    ranked,
+    ranked.findIndex(
+      ({ candidate, coverage }) =>
+        coverage > 0 &&
+        answerOfKind(saidBy(candidate), 'measure', question.known, question.names) !== undefined,
+    ),
+  );
+}
+
+function movedFirst(ranked: Finding[], index: number): Finding[] {
+  return index <= 0 ? ranked : [ranked[index]!, ...ranked.slice(0, index), ...ranked.slice(index + 1)];
+}
+
+/** Whether `sequence` holds all of `asked` as one run, and more content words. */
+function states(asked: readonly string[], sequence: readonly string[]): boolean {
+  if (sequence.length <= asked.length) return false;
+  for (let start = 0; start + asked.length <= sequence.length; start++)
+    if (asked.every((term, offset) => sequence[start + offset] === term)) return true;
+  return false;
+}
