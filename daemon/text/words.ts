@@ -126,12 +126,22 @@ wrote:write`
 /**
  * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
  * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
- * stored vectors are made of it), and an irregular verb's past forms its base.
+ * stored vectors are made of it), and without a doubled final consonant (`DOUBLED_ENDING`); an irregular verb's
+ * past forms as its base.
  */
 export function term(word: string): string {
   const stemmed = stem(IRREGULAR_FORMS.get(word) ?? word);
-  return stemmed.length > 3 && stemmed.endsWith('e') && !/\d/.test(stemmed) ? stemmed.slice(0, -1) : stemmed;
+  if (/\d/.test(stemmed)) return stemmed;
+  if (stemmed.length > 3 && stemmed.endsWith('e')) return stemmed.slice(0, -1);
+  return stemmed.replace(DOUBLED_ENDING, '$1');
 }
+
+/**
+ * A doubled final consonant, which `stem` leaves where "-ing" or "-ed" doubled it ("setting", "stopped"): as one,
+ * "setting" meets "set-up". In every word alike ("add" and "added" both "ad"), so that no form is left apart; not an
+ * "ll", "ss" or "zz", which a base ends in as often as not ("call", "pass", "buzz").
+ */
+const DOUBLED_ENDING = /([b-df-hj-km-rtv-y])\1$/;
 
 /** Content words as matching terms, in order, duplicates kept: the unit of lexical scoring. */
 export function contentTerms(text: string): string[] {

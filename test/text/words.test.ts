@@ -107,6 +107,19 @@ describe('words, stems and stop words', () => {
     expect(stem('wore')).toBe('wore');
   });
 
+  it('matches forms whose ending doubled a consonant, and keeps a base ending in ll, ss or zz', () => {
+    expect(['setting', 'set', 'stopped', 'stop', 'added', 'add'].map(term)).toEqual([
+      'set',
+      'set',
+      'stop',
+      'stop',
+      'ad',
+      'ad',
+    ]);
+    expect(['called', 'passed', 'buzzing'].map(term)).toEqual(['call', 'pass', 'buzz']);
+    expect(stem('setting')).toBe('sett');
+  });
+
   it('drops function words from content terms, keeping order and repeats', () => {
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('lighthouse')).toBe(false);
