@@ -3,7 +3,8 @@
  * sentence stating the question in its own words, or, for a question asking how much, the best holding an amount.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
-import { saidBy } from './candidates.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
+import { type Candidate, saidBy, sourceOf } from './candidates.ts';
 import type { Finding } from './extract.ts';
 import { type Question, WH } from './question.ts';
 
@@ -45,15 +46,27 @@ function statedFirst(question: Question, ranked: Finding[]): Finding[] {
  * "How fast was the avalanche moving?" asks for an amount, which a sentence without one cannot say: "Well, you're
  * mouth moves fast enough" holds more of the question's words than "...its shattered pieces moving about 50 m.p.h.",
  * and the model's weight for holding the kind of thing asked for was fitted on every question asking for a number.
- * The best sentence holding an amount, and some of the question, comes first.
+ * The best sentence holding an amount, and some of the question, comes first; not one from a source holding fewer
+ * of the question's words than the best sentence's ("It probably weighed about 11 million pounds", of an avalanche,
+ * for "How much does the lap pad weigh?").
  */
 function amountFirst(question: Question, ranked: Finding[]): Finding[] {
-  if (question.kind !== 'measure') return ranked;
+  const best = ranked[0];
+  if (question.kind !== 'measure' || !best) return ranked;
+  const held = termsHeldBySource(
+    ranked.map((finding) => finding.candidate),
+    question.terms.keys(),
+    sourceOf,
+    (candidate, term) => candidate.stems.has(term),
+  );
+  const holdsAsMuch = (candidate: Candidate) =>
+    held.get(sourceOf(candidate))!.size >= held.get(sourceOf(best.candidate))!.size;
   return movedFirst(
     ranked,
     ranked.findIndex(
       ({ candidate, coverage }) =>
         coverage > 0 &&
+        holdsAsMuch(candidate) &&
         answerOfKind(saidBy(candidate), 'measure', question.known, question.names) !== undefined,
     ),
   );

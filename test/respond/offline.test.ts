@@ -320,7 +320,21 @@ describe('offline responder', () => {
     };
     expect(composeReply('How fast was the avalanche moving?', [quotes, story]).text).toMatch(
       /^It was a blur of white, its shattered pieces moving about 50 m\.p\.h\./,
-    );
+    ); // Not an amount from a source holding less of the question than the best sentence's.
+    const slides: ContextPassage = {
+      number: 1,
+      sourceName: 'project.pptx',
+      sourceId: 'src_p',
+      page: 3,
+      text: '- Lap pad that senses audio signals then activates visual effects on one side and vibration on the other',
+      score: 0.44,
+    };
+    const avalanche: ContextPassage = {
+      ...story,
+      text: 'It probably weighed about 11 million pounds.',
+      score: 0.26,
+    };
+    expect(composeReply('How much does the lap pad weigh?', [slides, avalanche]).text).toMatch(/^Lap pad/);
   });
 
   it('answers a follow-up from the conversation it follows', () => {
