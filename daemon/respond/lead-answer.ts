@@ -1,8 +1,9 @@
 /**
  * Replies read off a passage's own order rather than scored sentence by sentence: a request for an overview of a
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
- * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, and a
- * question a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it.
+ * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
+ * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, and a
+ * question asking who sent a message, or when, with its header.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
@@ -118,4 +119,30 @@ function leadFrom(first: Candidate, after: Candidate[]): Candidate[] {
     budget -= length;
   }
   return chosen;
+}
+
+/**
+ * A message's headers, as the e-mail reader writes them (ingest/extract/email.ts) and a forwarded message quotes
+ * them, and what asks for each in other words: "Who sent the Western Union message?" is answered by its "From:"
+ * line, which holds none of the question's words.
+ */
+const HEADERS_ASKED: readonly (readonly [RegExp, string])[] = [
+  [/\bwho\s+(?:sent|wrote|e-?mailed|mailed)\b/i, 'From'],
+  [/^\W*when\s+(?:was|were|did)\b[^?]*\b(?:sent|send|written|write)\b/i, 'Date'],
+];
+
+/**
+ * For a question asking who sent a message, or when, the header saying so in the first passage holding one whose
+ * source holds every name the question uses.
+ */
+export function headerAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  const header = HEADERS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
+  if (header === undefined) return undefined;
+  const candidates = candidateSentences(relevant);
+  const naming = sourcesNamingAll(candidates, question.names);
+  const line = `${header}: `;
+  const answer = candidates
+    .filter((candidate) => candidate.sentence.startsWith(line) && naming.has(sourceOf(candidate)))
+    .sort((left, right) => left.passage.number - right.passage.number || left.position - right.position)[0];
+  return answer ? [answer] : undefined;
 }

@@ -18,7 +18,7 @@ import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { firstFindingFirst } from './first-finding.ts';
-import { askedInSource, definitionSentences, overviewSentences } from './lead-answer.ts';
+import { askedInSource, definitionSentences, headerAnswer, overviewSentences } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -163,7 +163,8 @@ export function rankReply(
   const leadAnswer =
     overviewSentences(message, relevant) ??
     definitionSentences(message, relevant) ??
-    askedInSource(question, relevant);
+    askedInSource(question, relevant) ??
+    headerAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   const ranked = answeredForNames(
     question,

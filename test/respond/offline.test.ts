@@ -337,6 +337,27 @@ describe('offline responder', () => {
     expect(composeReply('How much does the lap pad weigh?', [slides, avalanche]).text).toMatch(/^Lap pad/);
   });
 
+  it('answers who sent a message, or when, with its header', () => {
+    const mail: ContextPassage = {
+      number: 1,
+      sourceName: 'tides.eml',
+      sourceId: 'src_m',
+      page: 1,
+      text:
+        'Subject: Tide tables for March\nFrom: Harbour Office <office@harbour.example>\nTo: crew@harbour.example\n' +
+        'Date: 2026-03-03T09:30:00.000Z\n\nPlease find the tide tables for March attached. Regards, the Harbour Office.',
+      score: 0.5,
+    };
+    expect(composeReply('Who sent the March tide tables?', [mail]).text).toBe(
+      'From: Harbour Office <office@harbour.example>. [1]',
+    );
+    expect(composeReply('When was the message about tide tables sent?', [mail]).text).toBe(
+      'Date: 2026-03-03T09:30:00.000Z. [1]',
+    );
+    // Not from a message lacking a name the question uses.
+    expect(composeReply('Who sent the Ferry timetable?', [mail]).text).not.toMatch(/^From:/);
+  });
+
   it('answers a follow-up from the conversation it follows', () => {
     const history = [
       { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
