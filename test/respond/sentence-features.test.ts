@@ -76,6 +76,10 @@ describe('sentence features', () => {
     expect(rows.map((row) => row.candidate.sentence)).not.toContain('Older releases from 2020');
     const other = featureRows(readQuestion('What did 4.0.0 fix?'), [passage(text)]);
     expect(other.map((row) => row.candidate.sentence)).not.toContain('Release 4.0.0 - 8/18/2026');
+    // The names the question uses tell its source, not the heading: a changelog's headings do not repeat them.
+    const first = '## Release 0.1-incubating - 12/27/2007\n\n1. TIKA-5 - Port Metadata Framework from Nutch';
+    const named = featureRows(readQuestion("When was Tika's first incubating release?"), [passage(first)]);
+    expect(named.map((row) => row.candidate.sentence)).toContain('Release 0.1-incubating - 12/27/2007');
   });
 
   it('lets a slide title compete as a heading does, not as a sentence', () => {
