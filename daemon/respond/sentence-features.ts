@@ -72,9 +72,9 @@ export function featureRows(
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
- * "What gear was Elyse Saugstad wearing?"). A heading competes only when it holds most of the question's own words (but the names it uses)
- * and the kind of thing asked for: then it is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0
- * released?"), else it only names a topic.
+ * "What gear was Elyse Saugstad wearing?"). A heading competes only when it holds most of the question's own words
+ * (but the names it uses) and the kind of thing asked for: then it is the answer ("## Release 4.0.0 - 8/18/2026"
+ * for "When was 4.0.0 released?"), else it only names a topic.
  */
 function competes(question: Question, candidate: Candidate): boolean {
   if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
