@@ -133,15 +133,15 @@ export function term(word: string): string {
   const stemmed = stem(IRREGULAR_FORMS.get(word) ?? word);
   if (/\d/.test(stemmed)) return stemmed;
   if (stemmed.length > 3 && stemmed.endsWith('e')) return stemmed.slice(0, -1);
-  return stemmed.replace(DOUBLED_ENDING, '$1');
+  return stemmed.length > 3 ? stemmed.replace(DOUBLED_ENDING, '$1') : stemmed;
 }
 
 /**
  * A doubled final consonant, which `stem` leaves where "-ing" or "-ed" doubled it ("setting", "stopped"): as one,
- * "setting" meets "set-up". In every word alike ("add" and "added" both "ad"), so that no form is left apart; not an
- * "ll", "ss" or "zz", which a base ends in as often as not ("call", "pass", "buzz").
+ * "setting" meets "set-up". In every stem of more than three letters alike, so that no form is left apart ("add",
+ * "added" and "egg" stay whole); not an "ll", "ss" or "zz", which a base ends in as often as not ("call", "pass").
  */
-const DOUBLED_ENDING = /([b-df-hj-km-rtv-y])\1$/;
+const DOUBLED_ENDING = /([b-df-hj-km-np-rtv-y])\1$/;
 
 /** Content words as matching terms, in order, duplicates kept: the unit of lexical scoring. */
 export function contentTerms(text: string): string[] {

@@ -107,16 +107,22 @@ describe('words, stems and stop words', () => {
     expect(stem('wore')).toBe('wore');
   });
 
-  it('matches forms whose ending doubled a consonant, and keeps a base ending in ll, ss or zz', () => {
+  it('matches forms whose ending doubled a consonant, and keeps short words and bases ending in ll, ss or zz', () => {
     expect(['setting', 'set', 'stopped', 'stop', 'added', 'add'].map(term)).toEqual([
       'set',
       'set',
       'stop',
       'stop',
-      'ad',
-      'ad',
+      'add',
+      'add',
     ]);
-    expect(['called', 'passed', 'buzzing'].map(term)).toEqual(['call', 'pass', 'buzz']);
+    expect(['called', 'passed', 'buzzing', 'zoo', 'egg'].map(term)).toEqual([
+      'call',
+      'pass',
+      'buzz',
+      'zoo',
+      'egg',
+    ]);
     expect(stem('setting')).toBe('sett');
   });
 
