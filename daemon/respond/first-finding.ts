@@ -6,7 +6,7 @@ import { answerOfKind } from '../text/answer-kind.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { type Candidate, saidBy, sourceOf } from './candidates.ts';
 import type { Finding } from './extract.ts';
-import { type Question, WH } from './question.ts';
+import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`) first. */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
@@ -14,12 +14,12 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
 }
 
 /**
- * A question asking about an act: with an auxiliary ("Where should...", "How did...") or a passive ("Where is the
- * Louvre located?"). Its words then hold a verb: "What is COUNTER's Code of Practice?" holds only a name, which any
- * sentence going on from it would state.
+ * A question asking about an act: with an auxiliary ("Where should...", "How did...") or ending in a passive's
+ * participle ("Where is the Louvre located?"). Its words then hold a verb: "What is COUNTER's Code of Practice?"
+ * and "Where is the Golden Gate Bridge?" hold only a name, which any sentence going on from it would state.
  */
 const ASKS_ABOUT_AN_ACT = new RegExp(
-  String.raw`^\W*${WH}\s+(?:(?:do|does|did|should|can|could|will|would|must|may|might|has|have|had)\b|(?:is|are|was|were)\s+(?:[\p{L}'’-]+\s+)*?[\p{L}]+(?:ed|en)\b)`,
+  String.raw`^\W*${WH}\s+(?:${AUXILIARY}\b|${BE}\s.*\s\p{Ll}{3,}ed\W*$)`,
   'iu',
 );
 
@@ -76,10 +76,9 @@ function movedFirst(ranked: Finding[], index: number): Finding[] {
   return index <= 0 ? ranked : [ranked[index]!, ...ranked.slice(0, index), ...ranked.slice(index + 1)];
 }
 
-/** Whether `sequence` holds all of `asked` as one run, and more content words. */
+/** Whether `sequence` holds all of `asked` as one run, with content words after it. */
 function states(asked: readonly string[], sequence: readonly string[]): boolean {
-  if (sequence.length <= asked.length) return false;
-  for (let start = 0; start + asked.length <= sequence.length; start++)
+  for (let start = 0; start + asked.length < sequence.length; start++)
     if (asked.every((term, offset) => sequence[start + offset] === term)) return true;
   return false;
 }

@@ -166,9 +166,10 @@ export function rankReply(
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
-  const ranked = answeredForNames(
+  // Answered for the question's names first: the rules putting a finding first read what it is quoted with.
+  const ranked = firstFindingFirst(
     question,
-    firstFindingFirst(question, rankSentences(question, relevant, scorer)),
+    answeredForNames(question, rankSentences(question, relevant, scorer)),
   );
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))

@@ -57,9 +57,12 @@ export function readQuestion(message: string, context?: string): Question {
 export const WH = '(?:what|which|who|whom|whose|when|where|why|how)';
 /** A wh-word anywhere: what a question asks with. */
 export const WH_WORD = new RegExp(String.raw`\b${WH}\b`, 'i');
+/** The forms of "be" a question asks with, as a pattern's source. */
+export const BE = '(?:is|are|was|were)';
+/** The other verbs a question asks with ("Where should...", "How did..."), as a pattern's source. */
+export const AUXILIARY = '(?:do|does|did|can|could|will|would|should|has|have|had|may|might|must)';
 /** "Is there...", "And does it...": a question opening with its verb. */
-const ASKS_TO_CONFIRM =
-  /^\W*(?:(?:and|so|but)\s+)?(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|must)\b/i;
+const ASKS_TO_CONFIRM = new RegExp(String.raw`^\W*(?:(?:and|so|but)\s+)?(?:${BE}|${AUXILIARY})\b`, 'i');
 /** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
 const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${WH}\b`, 'iu');
 
