@@ -6,6 +6,7 @@
  * question asking who sent a message, or when, with its header.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
+import { termsHeldBySource } from '../text/held-by-source.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
@@ -127,22 +128,39 @@ function leadFrom(first: Candidate, after: Candidate[]): Candidate[] {
  * line, which holds none of the question's words.
  */
 const HEADERS_ASKED: readonly (readonly [RegExp, string])[] = [
-  [/\bwho\s+(?:sent|wrote|e-?mailed|mailed)\b/i, 'From'],
+  [/^\W*who\s+(?:sent|e-?mailed|mailed)\b|^\W*who\s+wrote\b[^?]*\b(?:e-?mail|message|letter)\b/i, 'From'],
   [/^\W*when\s+(?:was|were|did)\b[^?]*\b(?:sent|send|written|write)\b/i, 'Date'],
 ];
 
+/** A passage holding a message's headers: a "From:" line, which the e-mail reader writes for every message. */
+const MESSAGE_HEADERS = /^From: /m;
+
 /**
- * For a question asking who sent a message, or when, the header saying so in the first passage holding one whose
- * source holds every name the question uses.
+ * For a question asking who sent a message, or when, the header saying so among a message's headers: of the
+ * source holding the most of the question's words (and every name it uses), the first passage's.
  */
 export function headerAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const header = HEADERS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
   if (header === undefined) return undefined;
   const candidates = candidateSentences(relevant);
   const naming = sourcesNamingAll(candidates, question.names);
+  const held = termsHeldBySource(candidates, question.terms.keys(), sourceOf, (candidate, term) =>
+    candidate.stems.has(term),
+  );
+  const heldBy = (candidate: Candidate) => held.get(sourceOf(candidate))!.size;
   const line = `${header}: `;
-  const answer = candidates
-    .filter((candidate) => candidate.sentence.startsWith(line) && naming.has(sourceOf(candidate)))
-    .sort((left, right) => left.passage.number - right.passage.number || left.position - right.position)[0];
+  const [answer] = candidates
+    .filter(
+      (candidate) =>
+        candidate.sentence.startsWith(line) &&
+        MESSAGE_HEADERS.test(candidate.passage.text) &&
+        naming.has(sourceOf(candidate)),
+    )
+    .sort(
+      (left, right) =>
+        heldBy(right) - heldBy(left) ||
+        left.passage.number - right.passage.number ||
+        left.position - right.position,
+    );
   return answer ? [answer] : undefined;
 }

@@ -354,8 +354,30 @@ describe('offline responder', () => {
     expect(composeReply('When was the message about tide tables sent?', [mail]).text).toBe(
       'Date: 2026-03-03T09:30:00.000Z. [1]',
     );
-    // Not from a message lacking a name the question uses.
+    // Not from a message lacking a name the question uses, nor a "Date:" line outside a message's headers.
     expect(composeReply('Who sent the Ferry timetable?', [mail]).text).not.toMatch(/^From:/);
+    const notes: ContextPassage = {
+      number: 1,
+      sourceName: 'notes.txt',
+      sourceId: 'src_n',
+      page: 1,
+      text: 'Date: 2020-01-01\n\nThe harbour report was written in May 2019 by the office.',
+      score: 0.5,
+    };
+    expect(composeReply('When was the harbour report written?', [notes]).text).not.toMatch(/^Date:/);
+    // Of two messages, the one holding more of the question, whichever passage comes first.
+    const ferry: ContextPassage = {
+      ...mail,
+      number: 2,
+      sourceName: 'ferry.eml',
+      sourceId: 'src_f',
+      text: 'Subject: Ferry timetable\nFrom: Ferry Desk <desk@ferry.example>\n\nThe new ferry timetable is attached.',
+      score: 0.4,
+    };
+    expect(composeReply('Who sent the ferry timetable?', [mail, ferry]).text).toMatch(/^From: Ferry Desk/);
+    expect(
+      composeReply('What did the person who wrote the timetable ask for?', [mail, ferry]).text,
+    ).not.toMatch(/^From:/);
   });
 
   it('answers a follow-up from the conversation it follows', () => {
