@@ -80,7 +80,8 @@ function competes(question: Question, candidate: Candidate): boolean {
   if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
   if (!candidate.heading) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them.
-  const asked = new Set(question.sequence.filter((term) => !question.names.has(term)));
+  const unnamed = question.sequence.filter((term) => !question.names.has(term));
+  const asked = new Set(unnamed.length > 0 ? unnamed : question.sequence);
   const held = [...asked].filter((term) => candidate.stems.has(term)).length;
   return (
     held * 2 > asked.size &&

@@ -114,7 +114,7 @@ describe('answeredFor', () => {
     );
     // Names the source's question holds, or none, leave the sentence after it as its answer.
     expect(answer()).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
-    expect(answer('can')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
+    expect(answer('work')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
   });
 
   it('looks no further than the next question, and leaves a sentence that asks nothing as it is', () => {
