@@ -20,7 +20,7 @@ import {
   sourcesNamingAll,
 } from './candidates.ts';
 import { contentStems } from './content-words.ts';
-import { type Question, WH_WORD } from './question.ts';
+import { type Question, WH, WH_WORD } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
 /** Such a reply quotes sentences in order while it stays this short (its first sentence, whatever its length)... */
@@ -63,35 +63,63 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
 }
 
 /**
- * For a question a source asks itself in the same words, and answers in the sentence after it, that question (quoted
- * with its answer, candidates.ts `labelledValue`): "Why did the OSU group choose ROOT?" is answered by the slide
- * "Motivation – Why ROOT ? We want a tool that is easy to use...". The source's question asks with the same wh-word;
- * all its words from there on are the question's, among them a name the question uses (or, when it uses none, half
- * as many as the question's terms, a follow-up's earlier ones included); and the source holds every name the
- * question uses.
+ * For a question a source asks itself in the same words, and answers after it, that question with its answer: a
+ * question answered in the sentence after it (quoted with it, candidates.ts `labelledValue`), or a heading asking
+ * it, answered by what follows it. "Why did the OSU group choose ROOT?" is answered by the slide "Motivation – Why
+ * ROOT ? We want a tool that is easy to use...", and "Why do publishers need usage statistics?" by the slide titled
+ * "Why publishers need usage statistics -1" and its points. The source's question asks with the same wh-word (a
+ * heading opens with it); all its words from there on are the question's, among them a name the question uses (or,
+ * when it uses none, half as many as the question's terms, a follow-up's earlier ones included); and the source
+ * holds every name the question uses.
  */
 export function askedInSource(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const asking = whWord(question.text);
   // Most passages ask nothing: they are not split into sentences again.
-  if (asking === undefined || !relevant.some((passage) => passage.text.includes('?'))) return undefined;
+  if (asking === undefined || !relevant.some((passage) => MAY_ASK.test(passage.text))) return undefined;
   const candidates = candidateSentences(relevant);
   const asked = candidates.filter((candidate) => asksTheSame(question, asking, candidate));
   if (asked.length === 0) return undefined;
   const naming = sourcesNamingAll(candidates, question.names);
   const first = asked.find((candidate) => naming.has(sourceOf(candidate)));
-  return first ? [answeredFor(question.names, first, candidates)] : undefined;
+  if (!first) return undefined;
+  return first.heading
+    ? leadFrom(first, answerUnder(first, candidates))
+    : [answeredFor(question.names, first, candidates)];
 }
 
-/** Whether a sentence asks the question in its own words and is answered by the next (`askedInSource`). */
+/** A passage that may ask something: it holds a question mark, or a line opening with a wh-word (a heading). */
+const MAY_ASK = new RegExp(String.raw`\?|^[#\s]*${WH}\b`, 'im');
+
+/** A heading opening with a wh-word: "Why publishers need usage statistics -1". */
+const ASKING_HEADING = new RegExp(String.raw`^\W*${WH}\b`, 'i');
+
+/** Whether a sentence or heading asks the question in its own words and is answered after it (`askedInSource`). */
 function asksTheSame(question: Question, asking: string, candidate: Candidate): boolean {
-  if (!candidate.sentence.endsWith('?') || whWord(candidate.sentence) !== asking) return false;
-  // From its wh-word on: a slide's "Motivation – Why ROOT ?" asks "Why ROOT ?".
-  const terms = contentStems(withPlainVerbs(candidate.sentence.slice(candidate.sentence.search(WH_WORD))));
+  const asks = candidate.heading
+    ? ASKING_HEADING.test(candidate.sentence)
+    : candidate.sentence.endsWith('?') && labelledValue(candidate) !== undefined;
+  if (!asks || whWord(candidate.sentence) !== asking) return false;
+  // From its wh-word on: a slide's "Motivation – Why ROOT ?" asks "Why ROOT ?". A slide's title numbers its parts
+  // ("- 1"), which no question asks.
+  const terms = contentStems(
+    withPlainVerbs(candidate.sentence.slice(candidate.sentence.search(WH_WORD))),
+  ).filter((term) => !/^\d+$/.test(term));
   if (terms.length === 0 || !terms.every((term) => question.terms.has(term))) return false;
-  if (labelledValue(candidate) === undefined) return false;
   return question.names.size > 0
     ? terms.some((term) => question.names.has(term))
     : terms.length * 2 >= question.terms.size;
+}
+
+/** The sentences a heading stands over: those after it in its passage, each a lead's (`leads`). */
+function answerUnder(heading: Candidate, candidates: Candidate[]): Candidate[] {
+  const text = heading.passage.text;
+  const headingAt = text.indexOf(heading.sentence);
+  return candidates
+    .filter((candidate) => candidate.passage === heading.passage && !candidate.heading && leads(candidate))
+    .map((candidate) => ({ candidate, at: text.indexOf(candidate.sentence, headingAt) }))
+    .filter(({ at }) => headingAt >= 0 && at > headingAt)
+    .sort((left, right) => left.at - right.at)
+    .map(({ candidate }) => candidate);
 }
 
 function whWord(text: string): string | undefined {

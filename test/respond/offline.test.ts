@@ -271,6 +271,26 @@ describe('offline responder', () => {
     expect(composeReply('how can i switch off autosave?', [faq]).text).toBe(
       'How do I turn off autosave? Open the settings and clear the autosave box. [1]',
     );
+    // A heading asks it too, without a question mark, answered by what it stands over; a slide numbers its parts.
+    const overview: ContextPassage = {
+      number: 1,
+      sourceName: 'usage.ppt',
+      sourceId: 'src_u',
+      page: 3,
+      text: '# Why was COUNTER formed?\nPublishers need online usage statistics\nLibraries need online usage statistics',
+      score: 0.7,
+    };
+    const reasons: ContextPassage = {
+      number: 2,
+      sourceName: 'usage.ppt',
+      sourceId: 'src_u',
+      page: 6,
+      text: '# Why publishers need usage statistics -1\nTo support library efforts to procure funding\nTo experiment with new pricing models',
+      score: 0.6,
+    };
+    expect(composeReply('Why do publishers need usage statistics?', [overview, reasons]).text).toBe(
+      'Why publishers need usage statistics -1. To support library efforts to procure funding. To experiment with new pricing models. [1]',
+    );
   });
 
   it('answers with the sentence stating the question in its words and order, going on to the answer', () => {
