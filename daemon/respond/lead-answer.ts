@@ -81,14 +81,16 @@ export function askedInSource(question: Question, relevant: ContextPassage[]): C
   if (asked.length === 0) return undefined;
   const naming = sourcesNamingAll(candidates, question.names);
   const first = asked.find((candidate) => naming.has(sourceOf(candidate)));
-  if (!first) return undefined;
-  return first.heading
-    ? leadFrom(first, answerUnder(first, candidates))
-    : [answeredFor(question.names, first, candidates)];
+  if (!first?.heading) return first && [answeredFor(question.names, first, candidates)];
+  const answer = answerUnder(first, candidates);
+  return answer.length > 0 ? leadFrom(first, answer) : undefined;
 }
 
-/** A passage that may ask something: it holds a question mark, or a line opening with a wh-word (a heading). */
-const MAY_ASK = new RegExp(String.raw`\?|^[#\s]*${WH}\b`, 'im');
+/**
+ * A passage that may ask something: it holds a question mark, or a line opening with a wh-word (a heading). Not
+ * `\s` before it, which spans lines: a run of blank lines would be scanned again from each (quadratic time).
+ */
+const MAY_ASK = new RegExp(String.raw`\?|^[#\t ]*${WH}\b`, 'im');
 
 /** A heading opening with a wh-word: "Why publishers need usage statistics -1". */
 const ASKING_HEADING = new RegExp(String.raw`^\W*${WH}\b`, 'i');

@@ -293,6 +293,22 @@ describe('offline responder', () => {
     );
   });
 
+  // Timed only against a scan quadratic in blank lines, which took 40 s for these 200,000: the fix takes milliseconds.
+  it('looks at a run of blank lines once for a heading asking the question', { timeout: 5_000 }, () => {
+    const plain: ContextPassage = {
+      number: 1,
+      sourceName: 'usage.ppt',
+      sourceId: 'src_u',
+      page: 6,
+      text: 'Publishers need online usage statistics to plan.',
+      score: 0.6,
+    };
+    const blank: ContextPassage = { ...plain, text: `${'\n'.repeat(200_000)}${plain.text}` };
+    expect(composeReply('Why do publishers need usage statistics?', [blank]).text).toBe(
+      composeReply('Why do publishers need usage statistics?', [plain]).text,
+    );
+  });
+
   it('answers with the sentence stating the question in its words and order, going on to the answer', () => {
     const placement: ContextPassage = {
       number: 1,
