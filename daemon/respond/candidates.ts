@@ -100,6 +100,13 @@ export function sourcesNamingAll(candidates: readonly Candidate[], names: Readon
   return new Set([...held].filter(([, terms]) => terms.size === names.size).map(([source]) => source));
 }
 
+/** The title of a sentence's passage (its first Markdown heading, or a slide's title line), as a candidate. */
+export function titleOf(candidate: Candidate): Candidate | undefined {
+  const { title } = readPassage(candidate.passage);
+  if (title === undefined || title === candidate.sentence) return undefined;
+  return candidateSentences([candidate.passage]).find((other) => other.heading && other.sentence === title);
+}
+
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
 

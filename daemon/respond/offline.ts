@@ -2,7 +2,7 @@ import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
 import { LIST_ITEM } from '../text/sentences.ts';
-import { wordCount } from '../text/words.ts';
+import { term, wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
   answeredFor,
@@ -12,6 +12,7 @@ import {
   repeats,
   sourceOf,
   sourcesNamingAll,
+  titleOf,
 } from './candidates.ts';
 import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
@@ -149,6 +150,8 @@ export interface Ranking {
    * answer offers as the nearest to one. Not a sentence about another "Paris" or another lake than the one asked of.
    */
   nearest?: Candidate;
+  /** The heading over the best sentence, when it names the release a question asks about and the sentence does not. */
+  title?: Candidate;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -183,9 +186,27 @@ export function rankReply(
       ? { nearest: best.candidate }
       : {}),
   };
+  const title = releaseTitle(question, best.candidate);
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
-  return dateExtentAnswer ? { ...ranking, dateExtentAnswer } : ranking;
+  return { ...ranking, ...(title ? { title } : {}), ...(dateExtentAnswer ? { dateExtentAnswer } : {}) };
 }
+
+/**
+ * "Which Tika release made loading the media type registry faster?" is answered by a changelog's line under the
+ * heading naming the release ("Release 1.1 - 3/7/2012"): the title over the best sentence, when the question asks
+ * which release or version and the title names one the sentence does not.
+ */
+function releaseTitle(question: Question, best: Candidate): Candidate | undefined {
+  const asked = RELEASE_ASKED.exec(question.text)?.[1];
+  if (asked === undefined) return undefined;
+  const release = term(asked.toLowerCase());
+  if (best.stems.has(release)) return undefined;
+  const title = titleOf(best);
+  return title?.stems.has(release) ? title : undefined;
+}
+
+/** "Which release...", "In what version of Tika...", "which Tika release": what a changelog's headings name. */
+const RELEASE_ASKED = /\b(?:which|what)\s+(?:[\p{L}\d.-]+\s+){0,2}?(release|version)s?\b/iu;
 
 /** The findings, each question a source asks itself answered for what the user's question names (`answeredFor`). */
 function answeredForNames(question: Question, ranked: Finding[]): Finding[] {
@@ -243,7 +264,7 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
  */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, leadAnswer, nearest }: Ranking,
+  { findings, features, dateExtentAnswer, leadAnswer, nearest, title }: Ranking,
   composition: Composition,
 ): OfflineReply {
   if (leadAnswer) return cite(passages, leadAnswer);
@@ -253,9 +274,10 @@ export function composeFindings(
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
-  const chosen = [best, ...supportingFindings(findings, best, composition)].map(
-    (finding) => finding.candidate,
-  );
+  const chosen = [
+    ...(title ? [title] : []),
+    ...[best, ...supportingFindings(findings, best, composition)].map((finding) => finding.candidate),
+  ];
   return cite(
     passages,
     withDefinitions(

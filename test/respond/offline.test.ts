@@ -416,6 +416,28 @@ describe('offline responder', () => {
     ).not.toMatch(/^From:/);
   });
 
+  it('answers which release did something with the changelog heading over the line saying it', () => {
+    const release: ContextPassage = {
+      number: 1,
+      sourceName: 'CHANGES.txt',
+      sourceId: 'src_c',
+      page: 1,
+      text:
+        '## Release 1.1 - 3/7/2012\n\n* Performance: Loading of the default media type registry is now significantly faster. (TIKA-780)\n\n' +
+        '* MP3: Fixed handling of UTF-16 tags. (TIKA-793)',
+      score: 0.5,
+    };
+    expect(
+      composeReply('Which Tika release made loading the media type registry faster?', [release]).text,
+    ).toBe(
+      'Release 1.1 - 3/7/2012. Performance: Loading of the default media type registry is now significantly faster. [1]',
+    );
+    // Asked of something else than a release, the line is the answer alone.
+    expect(composeReply('Which registry loads significantly faster now?', [release]).text).not.toMatch(
+      /^Release/,
+    );
+  });
+
   it('answers a follow-up from the conversation it follows', () => {
     const history = [
       { role: 'user' as const, content: 'Tell me about the Bell Rock Lighthouse.' },
