@@ -142,7 +142,8 @@ export interface Ranking {
   /**
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for a
-   * question a source asks itself in the same words, that question, quoted with its answer.
+   * question a source asks itself in the same words, that question, quoted with its answer; for a question who sent
+   * a message, or when, its header.
    */
   leadAnswer?: Candidate[];
   /**
