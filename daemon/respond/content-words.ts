@@ -31,8 +31,14 @@ export function contentStems(text: string): string[] {
   return stems;
 }
 
+/**
+ * An abbreviation's plural ("IPs", "IDs"), read as the abbreviation: lower-cased, "ips" is too short for `stem` to
+ * take its "s" off, and a three-letter word ending in "s" is as often no plural ("gas", "yes").
+ */
+const ABBREVIATION_PLURAL = /\b(\p{Lu}{2,})s\b/gu;
+
 function wordStems(text: string): string[] {
-  return words(text)
+  return words(text.replace(ABBREVIATION_PLURAL, '$1'))
     .filter((word) => !isStopWord(word))
     .map(term);
 }

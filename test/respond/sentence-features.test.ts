@@ -127,4 +127,10 @@ describe('content stems', () => {
     expect(contentStems('When was Tika 4.0.0 released?')).toEqual(['tika', '4.0.0', 'releas']);
     expect(contentStems('Release 0.4 - 07/14/2009')).not.toContain('4.0.0');
   });
+
+  it("reads an abbreviation's plural as the abbreviation, and leaves a short word ending in s", () => {
+    expect(contentStems('a set of IPs and IDs')).toEqual(['set', 'ip', 'id']);
+    expect(contentStems('an IP address')).toEqual(['ip', 'address']);
+    expect(contentStems('Gas leaks: yes')).toEqual(['gas', 'leak', 'yes']);
+  });
 });
