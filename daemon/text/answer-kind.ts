@@ -1,6 +1,7 @@
 /**
- * The kind of thing a question asks for (a date, an amount of something, a number, how often, a name, a reason), and finding something of
- * that kind in a sentence: one reading for the retriever's reranker and the offline responder alike.
+ * The kind of thing a question asks for (a date, an amount of something, a number, how often, a name, a reason),
+ * and finding something of that kind in a sentence: one reading for the retriever's reranker and the offline
+ * responder alike.
  */
 import type { DateExtent } from './dates.ts';
 import { isStopWord, term, words } from './words.ts';
@@ -97,7 +98,8 @@ const span =
   '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
 /**
  * An amount of something: digits and the word they count ("240 μm", "5 lbs", "50 m.p.h.", "20,000 men"), or money.
- * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"): neither says a size.
+ * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"):
+ * neither says a size.
  */
 const measurePattern = new RegExp(
   `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,

@@ -131,9 +131,9 @@ wrote:write`
  */
 export function term(word: string): string {
   const stemmed = stem(IRREGULAR_FORMS.get(word) ?? word);
-  if (/\d/.test(stemmed)) return stemmed;
-  if (stemmed.length > 3 && stemmed.endsWith('e')) return stemmed.slice(0, -1);
-  return stemmed.length > 3 ? stemmed.replace(DOUBLED_ENDING, '$1') : stemmed;
+  if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
+  if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
+  return stemmed.replace(DOUBLED_ENDING, '$1');
 }
 
 /**
