@@ -100,6 +100,18 @@ export function sourcesNamingAll(candidates: readonly Candidate[], names: Readon
   return new Set([...held].filter(([, terms]) => terms.size === names.size).map(([source]) => source));
 }
 
+/**
+ * How many of the terms the sentences of a candidate's source hold between them: which source says most of a
+ * question. Counted once for all the candidates given.
+ */
+export function termsHeldBySourceOf(
+  candidates: readonly Candidate[],
+  terms: Iterable<string>,
+): (candidate: Candidate) => number {
+  const held = termsHeldBySource(candidates, terms, sourceOf, (candidate, term) => candidate.stems.has(term));
+  return (candidate) => held.get(sourceOf(candidate))?.size ?? 0;
+}
+
 /** The title of a sentence's passage (its first Markdown heading, or a slide's title line), as a candidate. */
 export function titleOf(candidate: Candidate): Candidate | undefined {
   const { title } = readPassage(candidate.passage);

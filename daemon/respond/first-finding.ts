@@ -3,8 +3,7 @@
  * sentence stating the question in its own words, or, for a question asking how much, the best holding an amount.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
-import { termsHeldBySource } from '../text/held-by-source.ts';
-import { type Candidate, saidBy, sourceOf } from './candidates.ts';
+import { type Candidate, saidBy, termsHeldBySourceOf } from './candidates.ts';
 import type { Finding } from './extract.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
@@ -53,14 +52,11 @@ function statedFirst(question: Question, ranked: Finding[]): Finding[] {
 function amountFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (question.kind !== 'measure' || !best) return ranked;
-  const held = termsHeldBySource(
+  const heldBy = termsHeldBySourceOf(
     ranked.map((finding) => finding.candidate),
     question.terms.keys(),
-    sourceOf,
-    (candidate, term) => candidate.stems.has(term),
   );
-  const holdsAsMuch = (candidate: Candidate) =>
-    held.get(sourceOf(candidate))!.size >= held.get(sourceOf(best.candidate))!.size;
+  const holdsAsMuch = (candidate: Candidate) => heldBy(candidate) >= heldBy(best.candidate);
   return movedFirst(
     ranked,
     ranked.findIndex(

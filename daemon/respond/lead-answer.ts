@@ -6,7 +6,6 @@
  * question asking who sent a message, or when, with its header.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
-import { termsHeldBySource } from '../text/held-by-source.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
@@ -18,6 +17,7 @@ import {
   repeats,
   sourceOf,
   sourcesNamingAll,
+  termsHeldBySourceOf,
 } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import { type Question, WH, WH_WORD } from './question.ts';
@@ -174,10 +174,7 @@ export function headerAnswer(question: Question, relevant: ContextPassage[]): Ca
   if (header === undefined) return undefined;
   const candidates = candidateSentences(relevant);
   const naming = sourcesNamingAll(candidates, question.names);
-  const held = termsHeldBySource(candidates, question.terms.keys(), sourceOf, (candidate, term) =>
-    candidate.stems.has(term),
-  );
-  const heldBy = (candidate: Candidate) => held.get(sourceOf(candidate))!.size;
+  const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
   const line = `${header}: `;
   const [answer] = candidates
     .filter(
