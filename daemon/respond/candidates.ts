@@ -167,21 +167,33 @@ export function answeredFor(
   const lacking = [...names].filter((name) => !asked.stems.has(name));
   if (lacking.length === 0) return asked;
   // Read in the passage's text: a short question ("Attribution?") is no candidate, yet ends the answers.
-  const text = asked.passage.text;
-  const askedAt = text.indexOf(asked.sentence);
-  if (askedAt < 0) return asked;
-  const answersFrom = askedAt + asked.sentence.length;
-  const after = candidates
-    .filter((candidate) => candidate.passage === asked.passage && candidate.position > asked.position)
-    .sort((left, right) => left.position - right.position);
-  for (const candidate of after) {
-    const at = text.indexOf(candidate.sentence, answersFrom);
-    if (at < 0) continue;
+  const { text } = asked.passage;
+  const answersFrom = text.indexOf(asked.sentence) + asked.sentence.length;
+  for (const { candidate, at } of followingInText(asked, candidates)) {
     if (text.slice(answersFrom, at + candidate.sentence.length).includes('?')) break;
     if (lacking.every((name) => candidate.stems.has(name)))
       return { ...asked, following: candidate.sentence };
   }
   return asked;
+}
+
+/**
+ * The candidates of a sentence's passage found after it in the passage's text, in the text's order, each with where
+ * it starts there. None when the sentence is not found as it stands in the text.
+ */
+export function followingInText(
+  anchor: Candidate,
+  candidates: readonly Candidate[],
+): { candidate: Candidate; at: number }[] {
+  const { text } = anchor.passage;
+  const anchorAt = text.indexOf(anchor.sentence);
+  if (anchorAt < 0) return [];
+  const from = anchorAt + anchor.sentence.length;
+  return candidates
+    .filter((candidate) => candidate.passage === anchor.passage && candidate !== anchor)
+    .map((candidate) => ({ candidate, at: text.indexOf(candidate.sentence, from) }))
+    .filter(({ at }) => at >= 0)
+    .sort((left, right) => left.at - right.at);
 }
 
 /** A list a label introduces is quoted this far: its items' first sentences, up to this many words... */

@@ -13,6 +13,7 @@ import {
   answeredFor,
   type Candidate,
   candidateSentences,
+  followingInText,
   labelledValue,
   repeats,
   sourceOf,
@@ -114,14 +115,9 @@ function asksTheSame(question: Question, asking: string, candidate: Candidate): 
 
 /** The sentences a heading stands over: those after it in its passage, each a lead's (`leads`). */
 function answerUnder(heading: Candidate, candidates: Candidate[]): Candidate[] {
-  const text = heading.passage.text;
-  const headingAt = text.indexOf(heading.sentence);
-  return candidates
-    .filter((candidate) => candidate.passage === heading.passage && !candidate.heading && leads(candidate))
-    .map((candidate) => ({ candidate, at: text.indexOf(candidate.sentence, headingAt) }))
-    .filter(({ at }) => headingAt >= 0 && at > headingAt)
-    .sort((left, right) => left.at - right.at)
-    .map(({ candidate }) => candidate);
+  return followingInText(heading, candidates)
+    .map(({ candidate }) => candidate)
+    .filter((candidate) => !candidate.heading && leads(candidate));
 }
 
 function whWord(text: string): string | undefined {
