@@ -119,6 +119,17 @@ export function titleOf(candidate: Candidate): Candidate | undefined {
   return candidateSentences([candidate.passage]).find((other) => other.heading && other.sentence === title);
 }
 
+/** The Markdown heading nearest above a sentence in its passage's text: what its section is about. */
+export function headingOver(candidate: Candidate): string | undefined {
+  const { text } = candidate.passage;
+  const at = text.indexOf(candidate.sentence);
+  let heading: string | undefined;
+  if (at > 0) for (const [, line] of text.slice(0, at).matchAll(HEADING_LINE)) heading = line;
+  return heading;
+}
+
+const HEADING_LINE = /^#{1,6}\s+(.+)$/gm;
+
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
 

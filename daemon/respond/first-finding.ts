@@ -1,15 +1,17 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
- * sentence stating the question in its own words, or, for a question asking how much, the best holding an amount.
+ * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for one
+ * asking how old someone is, the best stating their age.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
-import { type Candidate, saidBy, termsHeldBySourceOf } from './candidates.ts';
+import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
+import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`) first. */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
-  return amountFirst(question, statedFirst(question, ranked));
+  return ageFirst(question, amountFirst(question, statedFirst(question, ranked)));
 }
 
 /**
@@ -65,6 +67,34 @@ function amountFirst(question: Question, ranked: Finding[]): Finding[] {
         holdsAsMuch(candidate) &&
         answerOfKind(saidBy(candidate), 'measure', question.known, question.names) !== undefined,
     ),
+  );
+}
+
+/** "How old was Jim Jack?", "At what age did she...": a person's age, which no other word of the question says. */
+const AGE_ASKED = /^\W*(?:how\s+old\b|(?:at\s+)?what\s+age\b)/i;
+
+/**
+ * An age as written of a person: "a 53-year-old diver", "aged 46", "at the age of 46", "At 46, he was...", "46 years
+ * old", and a caption's or a name's "46," ("Jim Jack, 46, of Tahoe"; "46, Head judge" under the heading "Jim Jack").
+ */
+const AGE =
+  /\b\d{1,3}-years?-old\b|\b\d{1,3}\s+years?\s+old\b|\baged\s+\d{1,3}\b|\bat\s+the\s+age\s+of\s+\d{1,3}\b|\bat\s+\d{1,3}(?=,)|(?:^|\p{L},\s)\d{1,3},\s/iu;
+
+/**
+ * "How old was Jim Jack?" is answered by a sentence with his age, which shares no word with the question but his
+ * name: "he had these old Smith poles" holds more of it than "46, Head judge of the Freeskiing World Tour" under the
+ * heading "Jim Jack". The best sentence stating an age that holds every name the question uses, or sits under a
+ * heading holding them, comes first.
+ */
+function ageFirst(question: Question, ranked: Finding[]): Finding[] {
+  if (question.names.size === 0 || !AGE_ASKED.test(question.text)) return ranked;
+  const named = (candidate: Candidate) => {
+    const heading = new Set(contentStems(headingOver(candidate) ?? ''));
+    return [...question.names].every((name) => candidate.stems.has(name) || heading.has(name));
+  };
+  return movedFirst(
+    ranked,
+    ranked.findIndex(({ candidate }) => named(candidate) && AGE.test(saidBy(candidate))),
   );
 }
 

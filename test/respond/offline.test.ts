@@ -373,6 +373,33 @@ describe('offline responder', () => {
     expect(composeReply('How much does the lap pad weigh?', [slides, avalanche]).text).toMatch(/^Lap pad/);
   });
 
+  it('answers how old someone is with the sentence stating the age of the one named', () => {
+    const story: ContextPassage = {
+      number: 1,
+      sourceName: 'avalanche.html',
+      sourceId: 'src_a',
+      page: 1,
+      text: 'He was hiking in front of me and Jim Jack was behind me, and he had these old Smith poles. The old lodge sat below the ridge.',
+      score: 0.56,
+    };
+    const caption: ContextPassage = {
+      number: 2,
+      sourceName: 'avalanche.html',
+      sourceId: 'src_a',
+      page: 1,
+      text: '#### Jim Jack\n\n46, Head judge of the Freeskiing World Tour\n\n#### Elyse Saugstad\n\n35, Professional skier',
+      score: 0.5,
+    };
+    expect(composeReply('How old was Jim Jack?', [story, caption]).text).toMatch(/^46, Head judge/);
+    // Another person's age does not answer.
+    expect(
+      composeReply('How old was Jim Jack?', [
+        story,
+        { ...caption, text: '#### Elyse Saugstad\n\n35, Professional skier' },
+      ]).text,
+    ).not.toMatch(/^35/);
+  });
+
   it('answers who sent a message, or when, with its header', () => {
     const mail: ContextPassage = {
       number: 1,
