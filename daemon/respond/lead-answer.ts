@@ -2,8 +2,9 @@
  * Replies read off a passage's own order rather than scored sentence by sentence: a request for an overview of a
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
- * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, and a
- * question asking who sent a message, or when, with its header.
+ * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
+ * asking who sent a message, or when, with its header, and one asking where a paper's authors work with the
+ * institutions its title page names.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
@@ -186,4 +187,41 @@ export function headerAnswer(question: Question, relevant: ContextPassage[]): Ca
         left.position - right.position,
     );
   return answer ? [answer] : undefined;
+}
+
+/** "Where do the authors of the paper work?", "Which university are the authors from?", "the authors' affiliations". */
+const AFFILIATION_ASKED =
+  /^\W*(?:where\s+(?:do|does|did|are|is|were|was)\s+(?:the\s+)?(?:\S+\s+){0,4}?authors?\b[^?]*\b(?:work|from|based|employed)\b|(?:which|what)\s+(?:universit(?:y|ies)|institut(?:e|es|ion|ions)|lab(?:oratory|oratories|s)?)\b[^?]*\bauthors?\b|(?:what|which)\s+(?:is|are)\s+the\s+(?:\S+\s+){0,4}?affiliations?\b)/i;
+
+/** A line naming where a paper's authors work, as its title page writes it under their names. */
+const INSTITUTION =
+  /\b(?:Universit(?:y|ies|ät|é|à|at|ad|ade)|Institut(?:e|es)?|College|Laborator(?:y|ies)|School of|Department of|Dept\.? of|Faculty of|Research Cent(?:er|re))\b/;
+
+/**
+ * For a question where a paper's authors work, the lines naming their institutions on its title page, which hold
+ * none of the question's words ("1Department of Electrical and Computer Engineering University of Illinois,
+ * Chicago, USA"): of the source holding most of the question's words (and every name it uses), its earliest
+ * passage's, in their order.
+ */
+export function affiliationAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  if (!AFFILIATION_ASKED.test(question.text)) return undefined;
+  const candidates = candidateSentences(relevant);
+  const naming = sourcesNamingAll(candidates, question.names);
+  const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
+  const [first, ...rest] = candidates
+    .filter((candidate) => INSTITUTION.test(candidate.sentence) && naming.has(sourceOf(candidate)))
+    .sort(
+      (left, right) =>
+        heldBy(right) - heldBy(left) ||
+        left.passage.page - right.passage.page ||
+        left.passage.number - right.passage.number ||
+        left.position - right.position,
+    );
+  return (
+    first &&
+    leadFrom(
+      first,
+      rest.filter((candidate) => candidate.passage === first.passage),
+    )
+  );
 }

@@ -19,7 +19,13 @@ import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { firstFindingFirst } from './first-finding.ts';
-import { askedInSource, definitionSentences, headerAnswer, overviewSentences } from './lead-answer.ts';
+import {
+  affiliationAnswer,
+  askedInSource,
+  definitionSentences,
+  headerAnswer,
+  overviewSentences,
+} from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -143,7 +149,7 @@ export interface Ranking {
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for a
    * question a source asks itself in the same words, that question, quoted with its answer; for a question who sent
-   * a message, or when, its header.
+   * a message, or when, its header; for one where a paper's authors work, the institutions its title page names.
    */
   leadAnswer?: Candidate[];
   /**
@@ -168,7 +174,8 @@ export function rankReply(
     overviewSentences(message, relevant) ??
     definitionSentences(message, relevant) ??
     askedInSource(question, relevant) ??
-    headerAnswer(question, relevant);
+    headerAnswer(question, relevant) ??
+    affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.
   const ranked = firstFindingFirst(

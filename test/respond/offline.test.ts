@@ -400,6 +400,36 @@ describe('offline responder', () => {
     ).not.toMatch(/^35/);
   });
 
+  it("answers where a paper's authors work with the institutions on its title page", () => {
+    const paper: ContextPassage = {
+      number: 1,
+      sourceName: 'microrobots.pdf',
+      sourceId: 'src_p',
+      page: 1,
+      text: 'Scalability of Controlling MicroStressBots\n\nIgor Paprotny and Ada Chen\n\n1Department of Electrical and Computer Engineering University of Illinois, Chicago, USA\n\n2Robotics Institute, Carnegie Mellon University, Pittsburgh, USA\n\nAbstract— In this paper we present control strategies for MicroStressBots, microrobots that work together.',
+      score: 0.5,
+    };
+    const history: ContextPassage = {
+      number: 2,
+      sourceName: 'history.md',
+      sourceId: 'src_h',
+      page: 1,
+      text: 'The authors of the first robotics papers worked at Stanford University and the University of Edinburgh.',
+      score: 0.45,
+    };
+    const reply = composeReply('Where do the authors of the MicroStressBot paper work?', [
+      paper,
+      history,
+    ]).text;
+    expect(reply).toBe(
+      '1Department of Electrical and Computer Engineering University of Illinois, Chicago, USA. 2Robotics Institute, Carnegie Mellon University, Pittsburgh, USA. [1]',
+    );
+    // Another question about the authors is answered as any other.
+    expect(
+      composeReply('What do the authors of the MicroStressBot paper present?', [paper, history]).text,
+    ).toMatch(/^Abstract— In this paper we present control strategies/);
+  });
+
   it('answers who sent a message, or when, with its header', () => {
     const mail: ContextPassage = {
       number: 1,
