@@ -17,8 +17,10 @@ export type AnswerKind =
   | 'other';
 
 /**
- * What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). Of two
- * kinds found at the same place, the first listed wins: "how much does it weigh" is a measure, not a number.
+ * What a question's wh-phrase asks for; "what" and "which" name it by the noun they take ("which river"). 'person'
+ * is any proper name: of a team, a company, a language ("FORTRAN" for "What language are the subroutines written
+ * in?"). Of two kinds found at the same place, the first listed wins: "how much does it weigh" is a measure, not a
+ * number.
  */
 const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ['frequency', /\bhow (?:often|frequently)\b|\b(?:what|which|at what) (?:frequency|interval)\b/],
@@ -36,7 +38,7 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ],
   [
     'person',
-    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b/,
+    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club|language)\b/,
   ],
   [
     'place',

@@ -10,6 +10,8 @@ describe('answer kind', () => {
     expect(answerKind('When did the NFL start their 16 game seasons?')).toBe('date');
     expect(answerKind('In what year did the war end?')).toBe('date');
     expect(answerKind('Which NFL team represented the AFC?')).toBe('person');
+    // A language is asked for by its name, as a team is.
+    expect(answerKind('What language are the JETNET subroutines written in?')).toBe('person');
     expect(answerKind('What California city last hosted the Super Bowl?')).toBe('place');
     expect(answerKind('Why was the game moved?')).toBe('reason');
     expect(answerKind('What is the AFC short for?')).toBe('other');
