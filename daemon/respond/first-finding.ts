@@ -9,7 +9,7 @@ import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
-/** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`) first. */
+/** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`) first. */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
   return ageFirst(question, amountFirst(question, statedFirst(question, ranked)));
 }
