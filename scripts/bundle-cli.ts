@@ -35,27 +35,38 @@ const BUNDLED = new Set(
 );
 
 /**
- * Commander imports node:child_process for executable subcommands, which ckb has none of; loading it took 8 ms
- * of `ckb --help`'s 30. It is loaded when a spawn is first asked for instead.
+ * Node's modules commander imports, each served through `require` instead of an ES import. Commander loads
+ * node:child_process for executable subcommands, which ckb has none of: that took 8 ms of `ckb --help`'s 30, so it
+ * is loaded when a spawn is first asked for. An ES import of a built-in module builds a facade of all its exports,
+ * reading every lazy getter: node:process's `stdin` and `stdout` load Node's stream modules, as node:fs's
+ * `ReadStream` does, and node:util's `TextDecoder` the encodings (a third of `ckb --help` together). Through
+ * `require` each is the module itself, its getters unread until used.
  */
-const LAZY_CHILD_PROCESS = `
+const REQUIRED_BUILTINS: Record<string, string> = {
+  'node:child_process': `export default { spawn: (...args) => require('node:child_process').spawn(...args) };`,
+  'node:fs': `export default require('node:fs');`,
+  'node:process': `export default require('node:process');`,
+  'node:util': `export const { stripVTControlCharacters } = require('node:util');`,
+};
+
+const requiredBuiltin = (name: string) => `
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-export default { spawn: (...args) => require('node:child_process').spawn(...args) };
+${REQUIRED_BUILTINS[name]}
 `;
 
 /** Everything but the files above and commander stays an import of tsc's output, `.ts` becoming `.js`. */
 const startupOnly: Plugin = {
   name: 'startup-only',
   setup(builder) {
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: LAZY_CHILD_PROCESS,
+    builder.onLoad({ filter: /.*/, namespace: 'required-builtin' }, (args) => ({
+      contents: requiredBuiltin(args.path),
       loader: 'js',
     }));
     builder.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      if (args.path === 'node:child_process' && args.importer.includes('/node_modules/commander/')) {
-        return { path: 'child_process', namespace: 'lazy-child-process' };
+      if (args.path in REQUIRED_BUILTINS && args.importer.includes('/node_modules/commander/')) {
+        return { path: args.path, namespace: 'required-builtin' };
       }
       if (args.path === 'commander' || args.importer.includes('/node_modules/commander/')) return undefined;
       if (!args.path.startsWith('.')) return { path: args.path, external: true };
