@@ -119,16 +119,23 @@ export function titleOf(candidate: Candidate): Candidate | undefined {
   return candidateSentences([candidate.passage]).find((other) => other.heading && other.sentence === title);
 }
 
-/** The Markdown heading nearest above a sentence in its passage's text: what its section is about. */
+/**
+ * The Markdown heading nearest above a sentence in its passage's text: what its section is about. Read back from the
+ * sentence, line by line, so a sentence under its heading costs the lines between them.
+ */
 export function headingOver(candidate: Candidate): string | undefined {
   const { text } = candidate.passage;
-  const at = text.indexOf(candidate.sentence);
-  let heading: string | undefined;
-  if (at > 0) for (const [, line] of text.slice(0, at).matchAll(HEADING_LINE)) heading = line;
-  return heading;
+  let end = text.indexOf(candidate.sentence);
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const heading = HEADING_LINE.exec(text.slice(start, end))?.[1];
+    if (heading !== undefined) return heading.trim();
+    end = start - 1;
+  }
+  return undefined;
 }
 
-const HEADING_LINE = /^#{1,6}\s+(.+)$/gm;
+const HEADING_LINE = /^#{1,6}[ \t]+(\S.*)$/;
 
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;

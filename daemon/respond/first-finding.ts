@@ -74,11 +74,12 @@ function amountFirst(question: Question, ranked: Finding[]): Finding[] {
 const AGE_ASKED = /^\W*(?:how\s+old\b|(?:at\s+)?what\s+age\b)/i;
 
 /**
- * An age as written of a person: "a 53-year-old diver", "aged 46", "at the age of 46", "At 46, he was...", "46 years
- * old", and a caption's or a name's "46," ("Jim Jack, 46, of Tahoe"; "46, Head judge" under the heading "Jim Jack").
+ * An age as written of a person: "a 53-year-old diver", "aged 46", "at the age of 46", "at age 46", "At 46, he
+ * was..." (not "at 2,400 meters"), "46 years old", and a caption's or a name's "46," ("Jim Jack, 46, of Tahoe"; "46,
+ * Head judge" under the heading "Jim Jack").
  */
 const AGE =
-  /\b\d{1,3}-years?-old\b|\b\d{1,3}\s+years?\s+old\b|\baged\s+\d{1,3}\b|\bat\s+the\s+age\s+of\s+\d{1,3}\b|\bat\s+\d{1,3}(?=,)|(?:^|\p{L},\s)\d{1,3},\s/iu;
+  /\b\d{1,3}-years?-old\b|\b\d{1,3}\s+years?\s+old\b|\baged\s+\d{1,3}\b|\bat\s+(?:the\s+)?age\s+(?:of\s+)?\d{1,3}\b|\bat\s+\d{1,3}(?=,\s)|(?:^|\p{L},\s)\d{1,3},\s/iu;
 
 /**
  * "How old was Jim Jack?" is answered by a sentence with his age, which shares no word with the question but his
@@ -88,14 +89,19 @@ const AGE =
  */
 function ageFirst(question: Question, ranked: Finding[]): Finding[] {
   if (question.names.size === 0 || !AGE_ASKED.test(question.text)) return ranked;
-  const named = (candidate: Candidate) => {
-    const heading = new Set(contentStems(headingOver(candidate) ?? ''));
-    return [...question.names].every((name) => candidate.stems.has(name) || heading.has(name));
-  };
+  const names = [...question.names];
+  // The heading is looked for only when the sentence states an age without every name: it reads the passage's text.
+  const named = (candidate: Candidate) =>
+    names.every((name) => candidate.stems.has(name)) ||
+    names.every((name) => candidate.stems.has(name) || headingStems(candidate).has(name));
   return movedFirst(
     ranked,
-    ranked.findIndex(({ candidate }) => named(candidate) && AGE.test(saidBy(candidate))),
+    ranked.findIndex(({ candidate }) => AGE.test(saidBy(candidate)) && named(candidate)),
   );
+}
+
+function headingStems(candidate: Candidate): Set<string> {
+  return new Set(contentStems(headingOver(candidate) ?? ''));
 }
 
 function movedFirst(ranked: Finding[], index: number): Finding[] {

@@ -189,19 +189,28 @@ export function headerAnswer(question: Question, relevant: ContextPassage[]): Ca
   return answer ? [answer] : undefined;
 }
 
-/** "Where do the authors of the paper work?", "Which university are the authors from?", "the authors' affiliations". */
+/**
+ * "Where do the authors of the MicroStressBot paper work?", "Where are the authors from?", "Which university are the
+ * authors at?", "What are the authors' affiliations?"; not "Where did the authors get their data from?".
+ */
 const AFFILIATION_ASKED =
-  /^\W*(?:where\s+(?:do|does|did|are|is|were|was)\s+(?:the\s+)?(?:\S+\s+){0,4}?authors?\b[^?]*\b(?:work|from|based|employed)\b|(?:which|what)\s+(?:universit(?:y|ies)|institut(?:e|es|ion|ions)|lab(?:oratory|oratories|s)?)\b[^?]*\bauthors?\b|(?:what|which)\s+(?:is|are)\s+the\s+(?:\S+\s+){0,4}?affiliations?\b)/i;
+  /^\W*(?:where\s+(?:do|does|did|are|is|were|was)\s+(?:the\s+)?(?:\S+\s+){0,3}?authors?(?:\s+of\s+(?:\S+\s+){0,5}?(?:paper|article|study|report|thesis)s?)?\s+(?:work|come\s+from|from|based|employed|affiliated)\b|(?:which|what)\s+(?:universit(?:y|ies)|institut(?:e|es|ion|ions)|lab(?:oratory|oratories|s)?)\s+(?:are|is|do|does|did|were|was)\b[^?]*\bauthors?\b|(?:what|which)\s+(?:is|are)\s+the\s+(?:\S+\s+){0,4}?affiliations?\b)/i;
 
-/** A line naming where a paper's authors work, as its title page writes it under their names. */
+/**
+ * A line naming where a paper's authors work, as its title page writes it under their names: a superscript may be
+ * glued to it ("1Department of..."), and it may be in capitals.
+ */
 const INSTITUTION =
-  /\b(?:Universit(?:y|ies|ät|é|à|at|ad|ade)|Institut(?:e|es)?|College|Laborator(?:y|ies)|School of|Department of|Dept\.? of|Faculty of|Research Cent(?:er|re))\b/;
+  /(?<!\p{L})(?:Universit(?:y|ies|ät|é|à|at)|Universidad(?:e)?|Institut(?:e|es|o|a)?|College|Laborator(?:y|ies)|School of|Department of|Dept\.? of|Faculty of|Research Cent(?:er|re))(?!\p{L})/iu;
+
+/** Where a paper's abstract begins: its title page's names and institutions come before. */
+const ABSTRACT = /\bAbstract\b/;
 
 /**
  * For a question where a paper's authors work, the lines naming their institutions on its title page, which hold
  * none of the question's words ("1Department of Electrical and Computer Engineering University of Illinois,
- * Chicago, USA"): of the source holding most of the question's words (and every name it uses), its earliest
- * passage's, in their order.
+ * Chicago, USA"): lines of a first page, before its abstract when it has one, of the source holding most of the
+ * question's words (and every name it uses), in their order.
  */
 export function affiliationAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   if (!AFFILIATION_ASKED.test(question.text)) return undefined;
@@ -209,11 +218,16 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
   const naming = sourcesNamingAll(candidates, question.names);
   const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
   const [first, ...rest] = candidates
-    .filter((candidate) => INSTITUTION.test(candidate.sentence) && naming.has(sourceOf(candidate)))
+    .filter(
+      (candidate) =>
+        candidate.passage.page === 1 &&
+        naming.has(sourceOf(candidate)) &&
+        INSTITUTION.test(candidate.sentence) &&
+        onTitlePage(candidate),
+    )
     .sort(
       (left, right) =>
         heldBy(right) - heldBy(left) ||
-        left.passage.page - right.passage.page ||
         left.passage.number - right.passage.number ||
         left.position - right.position,
     );
@@ -224,4 +238,11 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
       rest.filter((candidate) => candidate.passage === first.passage),
     )
   );
+}
+
+/** Whether a sentence comes before its passage's abstract, when the passage has one. */
+function onTitlePage(candidate: Candidate): boolean {
+  const { text } = candidate.passage;
+  const abstract = ABSTRACT.exec(text)?.index;
+  return abstract === undefined || text.indexOf(candidate.sentence) < abstract;
 }

@@ -38,7 +38,7 @@ const ASKS: readonly (readonly [AnswerKind, RegExp])[] = [
   ],
   [
     'person',
-    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club|language)\b/,
+    /\b(?:who|whom|whose)\b|\b(?:what|which) (?:\w+ )?(?:university|company|organi[sz]ation|team|school|college|agency|firm|publisher|person|man|woman|author|character|president|king|queen|emperor|leader|player|coach|scientist|artist|composer|architect|family|dynasty|group|band|party|newspaper|network|club)\b|\b(?:what|which) languages? (?:is|are|was|were|do|does|did|has|have|had)\b/,
   ],
   [
     'place',

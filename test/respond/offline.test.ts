@@ -391,6 +391,12 @@ describe('offline responder', () => {
       score: 0.5,
     };
     expect(composeReply('How old was Jim Jack?', [story, caption]).text).toMatch(/^46, Head judge/);
+    // A number after "at" is an age only before a comma and a space: not "at 2,400 meters".
+    const ridge = {
+      ...story,
+      text: 'He was hiking in front of me and Jim Jack was behind me, and he had these old Smith poles. The group reached the ridge at 2,400 meters, with Jim Jack behind.',
+    };
+    expect(composeReply('How old was Jim Jack?', [ridge]).text).toMatch(/^He was hiking/);
     // Another person's age does not answer.
     expect(
       composeReply('How old was Jim Jack?', [
@@ -424,6 +430,15 @@ describe('offline responder', () => {
     expect(reply).toBe(
       '1Department of Electrical and Computer Engineering University of Illinois, Chicago, USA. 2Robotics Institute, Carnegie Mellon University, Pittsburgh, USA. [1]',
     );
+    // Nor is a question where the authors got something from, or a line of a later page.
+    expect(
+      composeReply('Where did the authors of the MicroStressBot paper get their data from?', [paper, history])
+        .text,
+    ).not.toMatch(/^1Department/);
+    expect(
+      composeReply('Where do the authors of the MicroStressBot paper work?', [{ ...paper, page: 7 }, history])
+        .text,
+    ).not.toMatch(/^1Department/);
     // Another question about the authors is answered as any other.
     expect(
       composeReply('What do the authors of the MicroStressBot paper present?', [paper, history]).text,

@@ -12,6 +12,8 @@ describe('answer kind', () => {
     expect(answerKind('Which NFL team represented the AFC?')).toBe('person');
     // A language is asked for by its name, as a team is.
     expect(answerKind('What language are the JETNET subroutines written in?')).toBe('person');
+    expect(answerKind('What is language?')).toBe('other');
+    expect(answerKind('Which language features does Rust have?')).toBe('other');
     expect(answerKind('What California city last hosted the Super Bowl?')).toBe('place');
     expect(answerKind('Why was the game moved?')).toBe('reason');
     expect(answerKind('What is the AFC short for?')).toBe('other');
