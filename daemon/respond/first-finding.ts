@@ -89,19 +89,18 @@ const AGE =
  */
 function ageFirst(question: Question, ranked: Finding[]): Finding[] {
   if (question.names.size === 0 || !AGE_ASKED.test(question.text)) return ranked;
-  const names = [...question.names];
-  // The heading is looked for only when the sentence states an age without every name: it reads the passage's text.
-  const named = (candidate: Candidate) =>
-    names.every((name) => candidate.stems.has(name)) ||
-    names.every((name) => candidate.stems.has(name) || headingStems(candidate).has(name));
+  // The heading is looked for, once, only when the sentence states an age without every name: it reads the
+  // passage's text.
+  const named = (candidate: Candidate) => {
+    const missing = [...question.names].filter((name) => !candidate.stems.has(name));
+    if (missing.length === 0) return true;
+    const heading = new Set(contentStems(headingOver(candidate) ?? ''));
+    return missing.every((name) => heading.has(name));
+  };
   return movedFirst(
     ranked,
     ranked.findIndex(({ candidate }) => AGE.test(saidBy(candidate)) && named(candidate)),
   );
-}
-
-function headingStems(candidate: Candidate): Set<string> {
-  return new Set(contentStems(headingOver(candidate) ?? ''));
 }
 
 function movedFirst(ranked: Finding[], index: number): Finding[] {

@@ -169,24 +169,36 @@ const MESSAGE_HEADERS = /^From: /m;
 export function headerAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const header = HEADERS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
   if (header === undefined) return undefined;
+  const line = `${header}: `;
+  const [answer] = bySourceHoldingMost(
+    question,
+    relevant,
+    (candidate) => candidate.sentence.startsWith(line) && MESSAGE_HEADERS.test(candidate.passage.text),
+  );
+  return answer ? [answer] : undefined;
+}
+
+/**
+ * The sentences `keep` takes, of sources holding every name the question uses: those of the source holding most of
+ * the question's words first, each source's in passage order. A header or an institution holds none of the
+ * question's words itself; its source tells which message or paper is asked about.
+ */
+function bySourceHoldingMost(
+  question: Question,
+  relevant: ContextPassage[],
+  keep: (candidate: Candidate) => boolean,
+): Candidate[] {
   const candidates = candidateSentences(relevant);
   const naming = sourcesNamingAll(candidates, question.names);
   const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
-  const line = `${header}: `;
-  const [answer] = candidates
-    .filter(
-      (candidate) =>
-        candidate.sentence.startsWith(line) &&
-        MESSAGE_HEADERS.test(candidate.passage.text) &&
-        naming.has(sourceOf(candidate)),
-    )
+  return candidates
+    .filter((candidate) => naming.has(sourceOf(candidate)) && keep(candidate))
     .sort(
       (left, right) =>
         heldBy(right) - heldBy(left) ||
         left.passage.number - right.passage.number ||
         left.position - right.position,
     );
-  return answer ? [answer] : undefined;
 }
 
 /**
@@ -214,23 +226,12 @@ const ABSTRACT = /\bAbstract\b/;
  */
 export function affiliationAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   if (!AFFILIATION_ASKED.test(question.text)) return undefined;
-  const candidates = candidateSentences(relevant);
-  const naming = sourcesNamingAll(candidates, question.names);
-  const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
-  const [first, ...rest] = candidates
-    .filter(
-      (candidate) =>
-        candidate.passage.page === 1 &&
-        naming.has(sourceOf(candidate)) &&
-        INSTITUTION.test(candidate.sentence) &&
-        onTitlePage(candidate),
-    )
-    .sort(
-      (left, right) =>
-        heldBy(right) - heldBy(left) ||
-        left.passage.number - right.passage.number ||
-        left.position - right.position,
-    );
+  const [first, ...rest] = bySourceHoldingMost(
+    question,
+    relevant,
+    (candidate) =>
+      candidate.passage.page === 1 && INSTITUTION.test(candidate.sentence) && onTitlePage(candidate),
+  );
   return (
     first &&
     leadFrom(
