@@ -38,7 +38,18 @@ export function contentStems(text: string): string[] {
 const ABBREVIATION_PLURAL = /\b(\p{Lu}{2,})s\b/gu;
 
 function wordStems(text: string): string[] {
-  return words(text.replace(ABBREVIATION_PLURAL, '$1'))
+  return words(text.replace(ABBREVIATION_PLURAL, '$1').replace(IDENTIFIER, withParts))
     .filter((word) => !isStopWord(word))
     .map(term);
+}
+
+/**
+ * An identifier in camel case: lower-case first ("extractPreviews") or of three parts or more ("CacheMemoryBudget"),
+ * not a name such as "McDonald" or "YouTube".
+ */
+const IDENTIFIER = /\b(?:\p{Ll}+(?:\p{Lu}\p{Ll}+)+|\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+){2,})\b/gu;
+
+/** The identifier, then its parts: "CacheMemoryBudget Cache Memory Budget" holds the words a question asks in. */
+function withParts(identifier: string): string {
+  return `${identifier} ${identifier.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')}`;
 }

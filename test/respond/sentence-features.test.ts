@@ -133,4 +133,21 @@ describe('content stems', () => {
     expect(contentStems('an IP address')).toEqual(['ip', 'address']);
     expect(contentStems('Gas leaks: yes')).toEqual(['gas', 'leak', 'yes']);
   });
+
+  it("reads an identifier in camel case as itself and its parts, and leaves a name's capitals", () => {
+    expect(contentStems('a new CacheMemoryBudget')).toEqual([
+      'new',
+      'cachememorybudget',
+      'cach',
+      'memory',
+      'budget',
+    ]);
+    expect(contentStems('{"extractPreviews": false}')).toEqual([
+      'extractpreview',
+      'extract',
+      'preview',
+      'fals',
+    ]);
+    expect(contentStems('BlogCFC at McDonald on YouTube')).toEqual(['blogcfc', 'mcdonald', 'youtub']);
+  });
 });
