@@ -55,8 +55,21 @@ export function answerKind(question: string): AnswerKind {
     const at = pattern.exec(text)?.index;
     if (at !== undefined && (!first || at < first.at)) first = { kind, at };
   }
+  if (
+    first?.kind === 'date' &&
+    CONJUNCTION_WHEN.test(text.slice(first.at)) &&
+    WH_BEFORE.test(text.slice(0, first.at))
+  )
+    return 'other';
   return first?.kind ?? 'other';
 }
+
+/**
+ * "When" after another wh-word joins a clause ("What happens to italic text when Mammoth converts a document?"): the
+ * question asks for what happens, not a date.
+ */
+const CONJUNCTION_WHEN = /^when\b/;
+const WH_BEFORE = /\b(?:what|which|how|why)\b/;
 
 /**
  * "How far back do its records go?", "how recent is it?": a question about how far a document's dates reach, which

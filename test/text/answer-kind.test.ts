@@ -19,6 +19,13 @@ describe('answer kind', () => {
     expect(answerKind('What is the AFC short for?')).toBe('other');
   });
 
+  it('reads "when" after another wh-word as joining a clause, not asking for a date', () => {
+    expect(answerKind('What happens to italic text when Mammoth converts a document?')).toBe('other');
+    expect(answerKind('How does Tika behave when a parser fails?')).toBe('other');
+    expect(answerKind('Do you know when the bridge opened?')).toBe('date');
+    expect(answerKind('And when was it built?')).toBe('date');
+  });
+
   it('reads "how far back" as asking for a date, not a distance; "how long ago" asks for a span of years', () => {
     expect(answerKind('And how far back do its records go?')).toBe('date');
     expect(answerKind('How long ago did oxygen reach 10% of its present level?')).toBe('measure');
