@@ -1,7 +1,7 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
  * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for one
- * asking how old someone is, the best stating their age.
+ * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
@@ -9,9 +9,38 @@ import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
-/** The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`) first. */
+/**
+ * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `defaultFirst`)
+ * first.
+ */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
-  return ageFirst(question, amountFirst(question, statedFirst(question, ranked)));
+  return defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked))));
+}
+
+/** "How do I...", "how can we...", "how to...": a question asking what to do, not what a thing does. */
+const ASKS_WHAT_TO_DO = /\bhow\s+(?:(?:do|can|could|should|would|might|may)\s+(?:i|we|you|one)\b|to\b)/i;
+/** A sentence stating what a thing does unless told otherwise. */
+const STATES_DEFAULT = /^by\s+default\b|\bby\s+default\W*$/i;
+/** How far down the ranking a sentence stating a default is looked for. */
+const DEFAULT_DEPTH = 10;
+
+/**
+ * "How does Mammoth convert bold text?", "Does Mammoth include Word comments in the HTML?" ask what a tool does,
+ * which its documentation states as its default: "By default, bold text is wrapped in `<strong>` tags." The
+ * sentences around it, saying how to change it ("For instance, to wrap bold text in `<em>` tags:"), hold as much
+ * of the question and more code. For a question asking for no amount, date, place or name, nor what to do, the
+ * best sentence stating a default that holds a word of the question other than the names it uses comes first.
+ */
+function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
+  if (question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text)) return ranked;
+  const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
+  const held = (candidate: Candidate) => asked.filter((term) => candidate.stems.has(term)).length;
+  let chosen = -1;
+  ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
+    if (!STATES_DEFAULT.test(candidate.sentence) || held(candidate) === 0) return;
+    if (chosen < 0 || held(candidate) > held(ranked[chosen]!.candidate)) chosen = index;
+  });
+  return movedFirst(ranked, chosen);
 }
 
 /**

@@ -442,6 +442,28 @@ describe('offline responder', () => {
     ).not.toMatch(/^35/);
   });
 
+  it('answers what a tool does with the sentence stating its default, not those saying how to change it', () => {
+    const readme: ContextPassage = {
+      number: 1,
+      sourceName: 'mammoth-README.md',
+      sourceId: 'src_m',
+      page: 1,
+      text:
+        '#### Bold\n\nMatch explicitly bold text: `b`. Note that this matches text that has had bold explicitly applied to it. ' +
+        'It will not match any text that is bold because of its paragraph or run style.\n\n' +
+        'By default, bold text is wrapped in `<strong>` tags. For instance, to wrap bold text in `<em>` tags, map it to em.\n\n' +
+        '#### Images\n\nBy default, images are converted to `<img>` elements with the source included inline.',
+      score: 0.8,
+    };
+    for (const question of [
+      'How does Mammoth convert bold text?',
+      'What happens to bold text when Mammoth converts it?',
+    ])
+      expect(composeReply(question, [readme]).text).toMatch(/^By default, bold text is wrapped/);
+    // Asked what to do, the sentence stating the default need not come first.
+    expect(composeReply('How do I wrap bold text in em tags?', [readme]).text).not.toMatch(/^By default/);
+  });
+
   it("answers where a paper's authors work with the institutions on its title page", () => {
     const paper: ContextPassage = {
       number: 1,
