@@ -34,6 +34,19 @@ describe('question', () => {
     expect(readQuestion('How do I get rid of old versions?').sequence).toEqual(['remov', 'old', 'version']);
     // "Come out of" is what resulted, not a release.
     expect(readQuestion('What came out of the meeting?').sequence).toEqual(['com', 'meet']);
+    // What someone "did ... used to do" is what they formerly did; what they used to build something is a tool.
+    expect(readQuestion('What did Tim Wangen used to do for work?').sequence).toEqual([
+      'tim',
+      'wangen',
+      'former',
+      'work',
+    ]);
+    expect(readQuestion('What did the Romans use to build roads?').sequence).toEqual([
+      'roman',
+      'use',
+      'build',
+      'road',
+    ]);
     // The message itself is kept as written.
     expect(readQuestion('When did it come out?').text).toBe('When did it come out?');
   });
