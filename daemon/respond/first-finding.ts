@@ -4,6 +4,7 @@
  * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
+import { term } from '../text/words.ts';
 import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
@@ -21,6 +22,7 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
 const ASKS_WHAT_TO_DO = /\bhow\s+(?:(?:do|can|could|should|would|might|may)\s+(?:i|we|you|one)\b|to\b)/i;
 /** A sentence stating what a thing does unless told otherwise. */
 const STATES_DEFAULT = /^by\s+default\b|\bby\s+default\W*$/i;
+const DEFAULT = term('default');
 /** How far down the ranking a sentence stating a default is looked for. */
 const DEFAULT_DEPTH = 10;
 
@@ -32,7 +34,9 @@ const DEFAULT_DEPTH = 10;
  * best sentence stating a default that holds a word of the question other than the names it uses comes first.
  */
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
-  if (question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text)) return ranked;
+  // A question saying "default" itself ("What is the default memory budget?") is matched by the word.
+  if (question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text) || question.terms.has(DEFAULT))
+    return ranked;
   const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
   const held = (candidate: Candidate) => asked.filter((term) => candidate.stems.has(term)).length;
   let chosen = -1;
