@@ -1,7 +1,7 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
-import { LIST_ITEM } from '../text/sentences.ts';
+import { LIST_ITEM, paragraphs } from '../text/sentences.ts';
 import { term, wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
@@ -161,6 +161,8 @@ export interface Ranking {
   nearest?: Candidate;
   /** The heading over the best sentence, when it names the release a question asks about and the sentence does not. */
   title?: Candidate;
+  /** The short sentence after the best one that ends its thought (`closingSentence`), quoted with it. */
+  closing?: Candidate;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -198,7 +200,34 @@ export function rankReply(
   };
   const title = releaseTitle(question, best.candidate);
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
-  return { ...ranking, ...(title ? { title } : {}), ...(dateExtentAnswer ? { dateExtentAnswer } : {}) };
+  const closing = closingSentence(question, findings);
+  return {
+    ...ranking,
+    ...(title ? { title } : {}),
+    ...(dateExtentAnswer ? { dateExtentAnswer } : {}),
+    ...(closing ? { closing } : {}),
+  };
+}
+
+/**
+ * The sentence ending the best one's thought: "They simply became music." after "He said that Mozart, Beethoven, and
+ * Chopin never died."; "Disable via {"extractPreviews": false}." after a parser's feature. It is ranked second,
+ * follows the best in its paragraph (not after a heading, nor as the next list item), is short, and holds words of
+ * the question itself, not only leans on them ("It is a highly reactive nonmetal." adds nothing to "What is the
+ * atomic number of oxygen?"). It is quoted even beside a sure answer: it costs a few words, and the reply reads on
+ * as the source does.
+ */
+function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
+  const best = findings[0]?.candidate;
+  const next = findings[1]?.candidate;
+  if (!best || !next || next.passage.number !== best.passage.number || next.position !== best.position + 1)
+    return undefined;
+  if (quotedWords(next) > SHORT_FOLLOWING_WORDS || LIST_ITEM.test(next.sentence)) return undefined;
+  if (![...question.terms.keys()].some((term) => next.stems.has(term))) return undefined;
+  const run = `${best.sentence} ${next.sentence}`;
+  return paragraphs(best.passage.text).some((paragraph) => paragraph.replace(/\s+/g, ' ').includes(run))
+    ? next
+    : undefined;
 }
 
 /**
@@ -274,7 +303,7 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
  */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, leadAnswer, nearest, title }: Ranking,
+  { findings, features, dateExtentAnswer, leadAnswer, nearest, title, closing }: Ranking,
   composition: Composition,
 ): OfflineReply {
   if (leadAnswer) return cite(passages, leadAnswer);
@@ -286,7 +315,9 @@ export function composeFindings(
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
   const chosen = [
     ...(title ? [title] : []),
-    ...[best, ...supportingFindings(findings, best, composition)].map((finding) => finding.candidate),
+    ...[best, ...supportingFindings(findings, best, composition, closing)].map(
+      (finding) => finding.candidate,
+    ),
   ];
   return cite(
     passages,
@@ -302,16 +333,20 @@ export function composeFindings(
  * question, fits the reply's length and says something else. Scores are logits of one softmax over the
  * candidates, as the model was trained.
  */
-function supportingFindings(findings: Finding[], best: Finding, composition: Composition): Finding[] {
+function supportingFindings(
+  findings: Finding[],
+  best: Finding,
+  composition: Composition,
+  closing: Candidate | undefined,
+): Finding[] {
   const probabilities = softmaxShares(findings.map((finding) => finding.score));
   const chosen = [best];
   let held = probabilities[0]!;
   let budget = composition.longestReplyWords - quotedWords(best.candidate);
   for (const [position, finding] of findings.entries()) {
     if (position === 0) continue;
-    const completesBest = position === 1 && closesThought(best.candidate, finding.candidate);
-    if (!completesBest && (held >= composition.confidence || chosen.length >= composition.mostSentences))
-      break;
+    const closesBest = finding.candidate === closing;
+    if (!closesBest && (held >= composition.confidence || chosen.length >= composition.mostSentences)) break;
     if (finding.score < composition.supportingScore) break;
     const length = quotedWords(finding.candidate);
     if (
@@ -325,20 +360,6 @@ function supportingFindings(findings: Finding[], best: Finding, composition: Com
     budget -= length;
   }
   return chosen.slice(1);
-}
-
-/**
- * Whether a sentence is the short one right after the best, ending its thought: "He said that Mozart, Beethoven, and
- * Chopin never died." and "They simply became music."; a parser's feature and "Disable via {"extractPreviews":
- * false}.". Ranked second, it is quoted even beside a sure answer: it costs a few words, and the reply reads on as
- * the source does. On the shared SQuAD half, 20 replies of 5,397 gain such a sentence, none losing an answer.
- */
-function closesThought(best: Candidate, next: Candidate): boolean {
-  return (
-    next.passage.number === best.passage.number &&
-    next.position === best.position + 1 &&
-    quotedWords(next) <= SHORT_FOLLOWING_WORDS
-  );
 }
 
 /**

@@ -90,7 +90,8 @@ describe('offline responder', () => {
       /^The Denver Broncos defeated the Carolina Panthers 24–10/,
     );
     const atomic = composeReply('What is the atomic number of oxygen?', passages);
-    expect(atomic.text).toMatch(/^Oxygen is a chemical element with symbol O and atomic number 8\. /);
+    // "It is a highly reactive nonmetal." follows it, but holds none of the question: the sure answer stands alone.
+    expect(atomic.text).toBe('Oxygen is a chemical element with symbol O and atomic number 8. [1]');
     // The oxygen passage is the only source cited, so it is source 1 whatever its rank among the passages.
     expect(atomic.usedPassages).toEqual([2]);
   });
@@ -184,39 +185,35 @@ describe('offline responder', () => {
   });
 
   it('quotes the short sentence closing the best one beside a sure answer, and no other', () => {
-    const ford: ContextPassage = {
+    const passage = (text: string): ContextPassage => ({
       number: 1,
-      sourceName: 'westworld.json',
-      sourceId: 'src_ford',
+      sourceName: 'notes.md',
+      sourceId: 'src_notes',
       page: 1,
-      text:
-        'Ford spoke of the great composers at the piano. He said that Mozart, Beethoven, and Chopin never died. ' +
-        'They simply became music. The hosts listened to him in silence, as they always did when he spoke.',
+      text,
       score: 0.9,
-    };
-    const [opening, said, became, listened] = candidateSentences([ford]);
-    const composition = {
-      answerability: { weights: [], bias: 0 },
-      confidence: 0.9,
-      longestReplyWords: 80,
-      mostSentences: 3,
-      supportingScore: 0,
-    };
-    const ranked = (findings: Finding[]) => ({ findings, features: [] });
-    const sure = (second: typeof said) => [
-      { candidate: said!, score: 9, coverage: 0.8 },
-      { candidate: second!, score: 2, coverage: 0.5 },
-    ];
-    expect(composeFindings([ford], ranked(sure(became)), composition).text).toBe(
-      `${said!.sentence} ${became!.sentence} [1]`,
+    });
+    const ford = passage(
+      'Ford sat at the piano again. He said that Mozart, Beethoven, and Chopin never died. They simply became music. ' +
+        'The hosts listened to him in silence, as they always did when he spoke.',
     );
-    // The sentence before it, or a long one after it, does not close its thought: the sure answer stands alone.
-    expect(composeFindings([ford], ranked(sure(opening)), composition).text).toBe(`${said!.sentence} [1]`);
-    const longAfter = [
-      { candidate: became!, score: 9, coverage: 0.8 },
-      { candidate: listened!, score: 2, coverage: 0.5 },
-    ];
-    expect(composeFindings([ford], ranked(longAfter), composition).text).toBe(`${became!.sentence} [1]`);
+    expect(
+      composeReply('According to Ford, what did Mozart, Beethoven and Chopin become?', [ford]).text,
+    ).toBe('He said that Mozart, Beethoven, and Chopin never died. They simply became music. [1]');
+    // Not across a heading, nor as the next list item: those start another thought.
+    const bold = 'How does Mammoth convert bold text?';
+    for (const text of [
+      '#### Bold\n\nMammoth converts bold text to strong elements.\n\n#### Underline\n\nUnderlined text is ignored.',
+      '- Mammoth converts bold text to strong elements.\n- Underlined text is ignored.',
+    ])
+      expect(composeReply(bold, [passage(text)]).text).toBe(
+        'Mammoth converts bold text to strong elements. [1]',
+      );
+    expect(
+      composeReply(bold, [
+        passage('Mammoth converts bold text to strong elements. Underlined text is ignored.'),
+      ]).text,
+    ).toBe('Mammoth converts bold text to strong elements. Underlined text is ignored. [1]');
   });
 
   it('quotes a label with the value on its next line, and that value not again', () => {
