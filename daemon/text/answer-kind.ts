@@ -55,21 +55,27 @@ export function answerKind(question: string): AnswerKind {
     const at = pattern.exec(text)?.index;
     if (at !== undefined && (!first || at < first.at)) first = { kind, at };
   }
-  if (
-    first?.kind === 'date' &&
-    CONJUNCTION_WHEN.test(text.slice(first.at)) &&
-    WH_BEFORE.test(text.slice(0, first.at))
-  )
-    return 'other';
+  if (first?.kind === 'date' && joinsClause(text, first.at)) return 'other';
   return first?.kind ?? 'other';
 }
 
 /**
- * "When" after another wh-word joins a clause ("What happens to italic text when Mammoth converts a document?"): the
- * question asks for what happens, not a date.
+ * Whether the "when" at `at` joins a clause to a question asking something else: "What happens to italic text when
+ * Mammoth converts a document?". Not after "and", "or" or a comma, which ask it as a second question ("What is new
+ * and when was it released?"), nor after a sentence asking something else ("I see what you mean. When did it
+ * open?"), nor when the clause asks for a time ("What was the date when the bridge opened?").
  */
-const CONJUNCTION_WHEN = /^when\b/;
-const WH_BEFORE = /\b(?:what|which|how|why)\b/;
+function joinsClause(text: string, at: number): boolean {
+  if (!text.startsWith('when', at)) return false;
+  const before = text.slice(0, at);
+  if (/(?:\band|\bor|,)\s*$/.test(before)) return false;
+  const clause = before.slice(Math.max(...['.', '?', '!', ';'].map((stop) => before.lastIndexOf(stop))) + 1);
+  return ASKS_OTHERWISE.test(clause) && !TIME_NOUN.test(clause);
+}
+
+/** The wh-words asking for something "when" may qualify: "who" and "where" already name the kind asked for. */
+const ASKS_OTHERWISE = /\b(?:what|which|how|why)\b/;
+const TIME_NOUN = /\b(?:date|time|day|year|month|century|decade|period|era|season)s?\b/;
 
 /**
  * "How far back do its records go?", "how recent is it?": a question about how far a document's dates reach, which

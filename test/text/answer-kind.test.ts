@@ -24,6 +24,14 @@ describe('answer kind', () => {
     expect(answerKind('How does Tika behave when a parser fails?')).toBe('other');
     expect(answerKind('Do you know when the bridge opened?')).toBe('date');
     expect(answerKind('And when was it built?')).toBe('date');
+    // Asked as a second question, after another sentence, or of a time, "when" still asks for a date.
+    for (const question of [
+      'What is the latest version and when was it released?',
+      'How and when was the bridge built?',
+      'OK, I see what you mean. When did the Golden Gate Bridge open?',
+      'What was the date when the bridge opened?',
+    ])
+      expect(answerKind(question)).toBe('date');
   });
 
   it('reads "how far back" as asking for a date, not a distance; "how long ago" asks for a span of years', () => {
