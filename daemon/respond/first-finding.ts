@@ -4,7 +4,7 @@
  * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
-import { term } from '../text/words.ts';
+import { LIST_ITEM } from '../text/sentences.ts';
 import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
@@ -18,11 +18,19 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
   return defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked))));
 }
 
-/** "How do I...", "how can we...", "how to...": a question asking what to do, not what a thing does. */
-const ASKS_WHAT_TO_DO = /\bhow\s+(?:(?:do|can|could|should|would|might|may)\s+(?:i|we|you|one)\b|to\b)/i;
-/** A sentence stating what a thing does unless told otherwise. */
-const STATES_DEFAULT = /^by\s+default\b|\bby\s+default\W*$/i;
-const DEFAULT = term('default');
+/**
+ * "How do I...", "how to...", "Can I...", "What should I do to...", "Is there a way to...": a question asking what to
+ * do, not what a thing does.
+ */
+const ASKS_WHAT_TO_DO = new RegExp(
+  String.raw`\bhow\s+to\b|(?:^\W*|\bhow\s+|\bwhat\s+)${AUXILIARY}\s+(?:i|we|you|one)\b|\bis\s+there\s+a\s+way\b|\bis\s+it\s+possible\b`,
+  'i',
+);
+/**
+ * A sentence stating what a thing does unless told otherwise. Only opening it: at a sentence's end "by default" is
+ * as often what happens for want of anything else ("Li reached the final by default.").
+ */
+const STATES_DEFAULT = /^by\s+default\b/i;
 /** How far down the ranking a sentence stating a default is looked for. */
 const DEFAULT_DEPTH = 10;
 
@@ -31,17 +39,18 @@ const DEFAULT_DEPTH = 10;
  * which its documentation states as its default: "By default, bold text is wrapped in `<strong>` tags." The
  * sentences around it, saying how to change it ("For instance, to wrap bold text in `<em>` tags:"), hold as much
  * of the question and more code. For a question asking for no amount, date, place or name, nor what to do, the
- * best sentence stating a default that holds a word of the question other than the names it uses comes first.
+ * best sentence stating a default that holds as many of the question's words as the best sentence (the names it
+ * uses aside) comes first.
  */
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
-  // A question saying "default" itself ("What is the default memory budget?") is matched by the word.
-  if (question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text) || question.terms.has(DEFAULT))
-    return ranked;
+  const best = ranked[0];
+  if (!best || question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text)) return ranked;
   const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
   const held = (candidate: Candidate) => asked.filter((term) => candidate.stems.has(term)).length;
+  const floor = Math.max(1, held(best.candidate));
   let chosen = -1;
   ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
-    if (!STATES_DEFAULT.test(candidate.sentence) || held(candidate) === 0) return;
+    if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, '')) || held(candidate) < floor) return;
     if (chosen < 0 || held(candidate) > held(ranked[chosen]!.candidate)) chosen = index;
   });
   return movedFirst(ranked, chosen);

@@ -458,7 +458,31 @@ describe('offline responder', () => {
     ])
       expect(composeReply(question, [readme]).text).toMatch(/^By default, bold text is wrapped/);
     // Asked what to do, the sentence stating the default need not come first.
-    expect(composeReply('How do I wrap bold text in em tags?', [readme]).text).not.toMatch(/^By default/);
+    const em = {
+      ...readme,
+      text: '#### Bold\n\nBold text can be wrapped in em tags with the mapping `b => em`.\n\nBy default, bold text is wrapped in strong tags rather than em tags.',
+    };
+    for (const question of [
+      'How do I wrap bold text in em tags?',
+      'Can I wrap bold text in em tags?',
+      'What should I do to wrap bold text in em tags?',
+      'Is there a way to wrap bold text in em tags?',
+    ])
+      expect(composeReply(question, [em]).text).not.toMatch(/^By default/);
+    // Nor does a default holding less of the question than the best sentence.
+    const images = {
+      ...readme,
+      text: 'Mammoth converts bold text into strong elements unless a style map says otherwise. By default, images are converted to img elements.',
+    };
+    expect(composeReply('How does Mammoth convert bold text?', [images]).text).toMatch(
+      /^Mammoth converts bold/,
+    );
+    // "By default" ending a sentence is as often what happens for want of anything else.
+    const draw = {
+      ...readme,
+      text: 'Williams reached the final after beating Sharapova in three sets. In the other half of the draw, Li reached the final by default.',
+    };
+    expect(composeReply('How did Williams reach the final?', [draw]).text).toMatch(/^Williams reached/);
   });
 
   it("answers where a paper's authors work with the institutions on its title page", () => {
