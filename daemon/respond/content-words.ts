@@ -44,10 +44,12 @@ function wordStems(text: string): string[] {
 }
 
 /**
- * An identifier in camel case: lower-case first ("extractPreviews") or of three parts or more ("CacheMemoryBudget"),
- * not a name such as "McDonald" or "YouTube".
+ * An identifier in camel case whose parts are words: lower-case first with two letters or more before its first
+ * capital ("extractPreviews", not "eBay", "iPhone" or "jQuery"), or of three capitalised parts or more
+ * ("CacheMemoryBudget", not "McDonald" or "YouTube"). One with a run of capitals ("XMLHttpRequest") stays whole.
  */
-const IDENTIFIER = /\b(?:\p{Ll}+(?:\p{Lu}\p{Ll}+)+|\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+){2,})\b/gu;
+const IDENTIFIER =
+  /(?<![\p{L}\p{N}])(?:\p{Ll}{2,}(?:\p{Lu}\p{Ll}+)+|\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+){2,})(?![\p{L}\p{N}])/gu;
 
 /** The identifier, then its parts: "CacheMemoryBudget Cache Memory Budget" holds the words a question asks in. */
 function withParts(identifier: string): string {

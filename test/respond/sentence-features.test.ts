@@ -149,5 +149,7 @@ describe('content stems', () => {
       'fals',
     ]);
     expect(contentStems('BlogCFC at McDonald on YouTube')).toEqual(['blogcfc', 'mcdonald', 'youtub']);
+    expect(contentStems('eBay, jQuery and the iPhone')).toEqual(['ebay', 'jquery', 'iphon']);
+    expect(contentStems('überCool')).toEqual(['ubercool', 'uber', 'cool']);
   });
 });
