@@ -9,9 +9,13 @@ const PHRASAL_VERBS: readonly (readonly [RegExp, string])[] = [
   [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+on\b/gi, 'enable'],
   [/\b(?:turn|turns|turned|turning|switch|switches|switched|switching)\s+off\b/gi, 'disable'],
   [/\b(?:get|gets|got|getting)\s+rid\s+of\b/gi, 'remove'],
-  // "What did he used to do?" asks what he formerly did; not "What is it used to make?", nor "What did they use to
-  // build roads?", asking for a tool.
-  [/\b(did\s+(?:[\p{L}'’]+\s+){1,3}?)used\s+to\b/giu, '$1former'],
+  // "What did he used to do?" asks what he formerly did; not "What did police say was used to start the fire?" or
+  // "did they get used to it", nor "What did they use to build roads?", asking for a tool. The correct "What did he
+  // use to do?" is as often the last, so it is left as it is.
+  [
+    /\b(did\s+(?:[\p{L}'’]+\s+){1,3}?)(?<!\b(?:am|is|are|was|were|be|been|being|get|gets|got|getting)\s+)used\s+to\b/giu,
+    '$1former',
+  ],
 ];
 
 /** The text with its phrasal verbs in the words documents use (`PHRASAL_VERBS`). */

@@ -47,6 +47,7 @@ describe('question', () => {
       'build',
       'road',
     ]);
+    expect(readQuestion('What did police say was used to start the fire?').sequence).toContain('used');
     // The message itself is kept as written.
     expect(readQuestion('When did it come out?').text).toBe('When did it come out?');
   });
