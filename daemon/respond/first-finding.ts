@@ -47,11 +47,15 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   if (!best || question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text)) return ranked;
   const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
   const held = (candidate: Candidate) => asked.filter((term) => candidate.stems.has(term)).length;
-  const floor = Math.max(1, held(best.candidate));
+  // The first stating a default that holds as many as the best, then any holding more.
+  let most = Math.max(1, held(best.candidate)) - 1;
   let chosen = -1;
   ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
-    if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, '')) || held(candidate) < floor) return;
-    if (chosen < 0 || held(candidate) > held(ranked[chosen]!.candidate)) chosen = index;
+    if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, ''))) return;
+    const count = held(candidate);
+    if (count <= most) return;
+    most = count;
+    chosen = index;
   });
   return movedFirst(ranked, chosen);
 }
