@@ -49,8 +49,11 @@ const NEAREST_COVERAGE = 0.25;
 /** How many of the closest sources a reply that found nothing names. */
 const CLOSEST_SOURCES = 2;
 const wordsPerDelta = 3;
-/** The most words of a sentence right after the best one that is quoted with it to close its thought. */
-const SHORT_FOLLOWING_WORDS = 8;
+/**
+ * The most words of a sentence that closes the best one's thought, or of a best sentence that only heads its list
+ * item or paragraph (`closingSentence`).
+ */
+const SHORT_WORDS = 8;
 /** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
 const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
 /**
@@ -210,24 +213,34 @@ export function rankReply(
 }
 
 /**
- * The sentence ending the best one's thought: "They simply became music." after "He said that Mozart, Beethoven, and
- * Chopin never died."; "Disable via {"extractPreviews": false}." after a parser's feature. It is ranked second,
- * follows the best in its paragraph (not after a heading, nor as the next list item), is short, and holds words of
- * the question itself, not only leans on them ("It is a highly reactive nonmetal." adds nothing to "What is the
- * atomic number of oxygen?"). It is quoted even beside a sure answer: it costs a few words, and the reply reads on
- * as the source does.
+ * The sentence after the best one that belongs to its thought, quoted with it even beside a sure answer: it costs a
+ * few words, and the reply reads on as the source does. It follows the best in its paragraph (not after a heading,
+ * nor as the next list item), and either
+ * - ends the best one's thought: "They simply became music." after "He said that Mozart, Beethoven, and Chopin never
+ *   died."; "Disable via {"extractPreviews": false}." after a parser's feature. It is ranked second, is short, and
+ *   holds words of the question itself, not only leans on them ("It is a highly reactive nonmetal." adds nothing
+ *   to "What is the atomic number of oxygen?");
+ * - or says what a short best sentence heading its list item or paragraph means: "* tika-app's batch mode is gone."
+ *   alone answers nothing of "what should I use instead?", the item's next sentence does.
  */
 function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
   const best = findings[0]?.candidate;
-  const next = findings[1]?.candidate;
-  if (!best || !next || next.passage.number !== best.passage.number || next.position !== best.position + 1)
-    return undefined;
-  if (quotedWords(next) > SHORT_FOLLOWING_WORDS || LIST_ITEM.test(next.sentence)) return undefined;
-  if (![...question.terms.keys()].some((term) => next.stems.has(term))) return undefined;
-  const run = `${best.sentence} ${next.sentence}`;
-  return paragraphs(best.passage.text).some((paragraph) => paragraph.replace(/\s+/g, ' ').includes(run))
-    ? next
-    : undefined;
+  if (!best) return undefined;
+  const next = findings.find(
+    ({ candidate }) =>
+      candidate.passage.number === best.passage.number && candidate.position === best.position + 1,
+  )?.candidate;
+  if (!next || LIST_ITEM.test(next.sentence)) return undefined;
+  const paragraph = paragraphs(best.passage.text)
+    .map((text) => text.replace(/\s+/g, ' ').trim())
+    .find((text) => text.includes(`${best.sentence} ${next.sentence}`));
+  if (paragraph === undefined) return undefined;
+  if (quotedWords(best) <= SHORT_WORDS && paragraph.startsWith(best.sentence)) return next;
+  const endsThought =
+    next === findings[1]?.candidate &&
+    quotedWords(next) <= SHORT_WORDS &&
+    [...question.terms.keys()].some((term) => next.stems.has(term));
+  return endsThought ? next : undefined;
 }
 
 /**
@@ -343,10 +356,15 @@ function supportingFindings(
   const chosen = [best];
   let held = probabilities[0]!;
   let budget = composition.longestReplyWords - quotedWords(best.candidate);
+  const closingAt = findings.findIndex((finding) => finding.candidate === closing);
+  if (closingAt > 0 && quotedWords(closing!) <= budget) {
+    chosen.push(findings[closingAt]!);
+    held += probabilities[closingAt]!;
+    budget -= quotedWords(closing!);
+  }
   for (const [position, finding] of findings.entries()) {
-    if (position === 0) continue;
-    const closesBest = finding.candidate === closing;
-    if (!closesBest && (held >= composition.confidence || chosen.length >= composition.mostSentences)) break;
+    if (position === 0 || position === closingAt) continue;
+    if (held >= composition.confidence || chosen.length >= composition.mostSentences) break;
     if (finding.score < composition.supportingScore) break;
     const length = quotedWords(finding.candidate);
     if (

@@ -216,6 +216,51 @@ describe('offline responder', () => {
     ).toBe('Mammoth converts bold text to strong elements. Underlined text is ignored. [1]');
   });
 
+  it('quotes what a short sentence heading its list item means, not the next item', () => {
+    const changes: ContextPassage = {
+      number: 1,
+      sourceName: 'CHANGES.txt',
+      sourceId: 'src_changes',
+      page: 1,
+      text:
+        "--- tika-app ---\n\n* tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use " +
+        '-a/--async, which runs the same work through tika-pipes.\n\n* The network-client mode was removed. Use ' +
+        'tika-server instead.',
+      score: 0.8,
+    };
+    expect(composeReply("Tika-app's batch mode is gone: what should I use instead?", [changes]).text).toBe(
+      "tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use -a/--async, which runs " +
+        'the same work through tika-pipes. [1]',
+    );
+  });
+
+  it('quotes the sentence closing the best one whatever its own score', () => {
+    const passage: ContextPassage = {
+      number: 1,
+      sourceName: 'complexity.md',
+      sourceId: 'src_np',
+      page: 1,
+      text:
+        'It was shown by Ladner that if P ≠ NP then there exist problems in NP that are neither in P nor ' +
+        'NP-complete. Such problems are called NP-intermediate problems.',
+      score: 0.8,
+    };
+    const [shown, named] = candidateSentences([passage]);
+    const findings = [
+      { candidate: shown!, score: 4.4, coverage: 0.4 },
+      { candidate: named!, score: 3.1, coverage: 0.2 },
+    ];
+    const sure = {
+      ...SENTENCE_WEIGHTS.composition,
+      answerability: { weights: [], bias: 0 },
+      confidence: 0.5,
+    };
+    expect(sure.supportingScore).toBeGreaterThan(3.1);
+    expect(composeFindings([passage], { findings, features: [], closing: named! }, sure).text).toBe(
+      `${passage.text} [1]`,
+    );
+  });
+
   it('quotes a label with the value on its next line, and that value not again', () => {
     const readMe: ContextPassage = {
       number: 1,
