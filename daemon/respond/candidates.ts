@@ -1,7 +1,7 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { cachedReader } from '../text/reading-cache.ts';
-import { LIST_ITEM, RECORD_LINE, sentences } from '../text/sentences.ts';
+import { FENCE, LIST_ITEM, quotableSentences, RECORD_LINE, sentences } from '../text/sentences.ts';
 import { isStopWord, wordCount, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
@@ -250,6 +250,12 @@ function listedItem(sentence: string): string {
   return sentence.replace(LIST_ITEM, '').replace(/\.$/, '');
 }
 
+/** The label on the line before a value (`labelledValue`): what a reply quotes the value with. */
+export function labelOf(value: Candidate): Candidate | undefined {
+  const label = candidateSentences([value.passage]).find((other) => other.position === value.position - 1);
+  return label && introduces(label, value) ? label : undefined;
+}
+
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */
 function introduces(label: Candidate, value: Candidate): boolean {
   if (labelledValue(label) === value.sentence) return true;
@@ -286,7 +292,7 @@ const readPassage = cachedReader(
 );
 
 function readText(text: string): PassageReading {
-  const all = sentences(text);
+  const all = quotableSentences(text);
   const title = passageTitle(all);
   return {
     split: wholeSentences(
@@ -336,7 +342,8 @@ function passageTitle(split: string[]): string | undefined {
   const heading = split.find((sentence) => HEADING.test(sentence));
   if (heading) return heading.replace(HEADING, '');
   const first = split[0];
-  if (first === undefined || split.length < 2 || /[.!?,;]["”’)\]]?$/.test(first)) return undefined;
+  if (first === undefined || split.length < 2 || /[.!?,;]["”’)\]]?$/.test(first) || FENCE.test(first))
+    return undefined;
   const firstWords = words(first);
   // A line ending in "of" or "the" is prose wrapped onto the next line (a scanned page's), not a title.
   if (firstWords.length > TITLE_WORDS || isStopWord(firstWords.at(-1) ?? '')) return undefined;
@@ -355,7 +362,7 @@ function wholeSentences(split: string[], underHeading: boolean): string[] {
   const cutFirst = !underHeading && /^[\p{Ll},;:)\]]/u.test(first) && !RECORD_LINE.test(first);
   const start = cutFirst ? 1 : 0;
   const last = split.at(-1) ?? '';
-  const cut = !/[.!?:]["”’)\]]?$/.test(last) && words(last).length > CUT_SENTENCE_WORDS;
+  const cut = !/[.!?:]["”’)\]]?$/.test(last) && !FENCE.test(last) && words(last).length > CUT_SENTENCE_WORDS;
   return split.slice(start, Math.max(start, cut ? split.length - 1 : split.length));
 }
 

@@ -1,7 +1,7 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
-import { LIST_ITEM, paragraphs } from '../text/sentences.ts';
+import { FENCE, LIST_ITEM, paragraphs } from '../text/sentences.ts';
 import { term, wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
@@ -9,6 +9,7 @@ import {
   type Candidate,
   candidateSentences,
   labelledValue,
+  labelOf,
   repeats,
   sourceOf,
   sourcesNamingAll,
@@ -326,12 +327,13 @@ export function composeFindings(
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
-  const chosen = [
-    ...(title ? [title] : []),
-    ...[best, ...supportingFindings(findings, best, composition, closing)].map(
-      (finding) => finding.candidate,
-    ),
-  ];
+  // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
+  const quotedWithLabels = [best, ...supportingFindings(findings, best, composition, closing)].map(
+    ({ candidate }) => labelOf(candidate) ?? candidate,
+  );
+  const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
+    (candidate, index, all) => all.findIndex((other) => sameSentence(other, candidate)) === index,
+  );
   return cite(
     passages,
     withDefinitions(
@@ -410,9 +412,10 @@ function cite(passages: ContextPassage[], chosen: Candidate[]): OfflineReply {
           passageOrder.get(left.passage.number)! - passageOrder.get(right.passage.number)! ||
           left.position - right.position,
       );
-      return `${[leading!, ...following].map(quoted).join(' ')} [${number}]`;
+      return runOn([...[leading!, ...following].map(quoted), `[${number}]`]);
     })
-    .join(' ');
+    .join(' ')
+    .trimStart();
   return { text, usedPassages };
 }
 
@@ -433,7 +436,7 @@ function notFound(passages: ContextPassage[], nearest?: Candidate): OfflineReply
   const text = `${notFoundReply} The closest passages are in ${names.join(' and ')}.`;
   const usedPassages = closest.map((passage) => passage.number);
   if (!nearest || sourceKey(nearest.passage) !== sourceKey(closest[0]!)) return { text, usedPassages };
-  return { text: `${text} The nearest to an answer: ${quoted(nearest)} [1]`, usedPassages };
+  return { text: runOn([text, 'The nearest to an answer:', quoted(nearest), '[1]']), usedPassages };
 }
 
 /** Whether a reply says it could not find the answer (whatever it quotes after). */
@@ -445,12 +448,34 @@ export function isNotFound(reply: string): boolean {
  * A sentence as the reply quotes it: without the mark of a list item; ending with a stop; followed by what it
  * introduces when it is a label ("Deadline for submission:" and its date on the next line); with the document's
  * own bracketed reference numbers ("[7]") in parentheses, so that every `[n]` of a reply is one of its citations.
+ * A fenced code block stands on lines of its own, as the source has it, without a stop after it.
  */
 function quoted(candidate: Candidate): string {
-  const item = (line: string) => line.replace(LIST_ITEM, '');
   const value = labelledValue(candidate);
-  const sentence = value ? `${item(candidate.sentence)} ${item(value)}` : item(candidate.sentence);
-  return withFullStop(sentence.replace(/\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g, '($1)'));
+  const text = runOn(
+    [candidate.sentence, ...(value === undefined ? [] : [value])].map((part) =>
+      // In code an index keeps its brackets, spaced out of a citation's form: `rows[ 1 ]` means `rows[1]`.
+      FENCE.test(part)
+        ? `\n${part.replace(BRACKETED_NUMBERS, '[ $1 ]')}\n`
+        : part.replace(LIST_ITEM, '').replace(BRACKETED_NUMBERS, '($1)'),
+    ),
+  );
+  return text.endsWith('\n') ? text : withFullStop(text);
+}
+
+/** One sentence of one passage, however many times it was read. */
+function sameSentence(first: Candidate, second: Candidate): boolean {
+  return first.passage.number === second.passage.number && first.position === second.position;
+}
+
+/** A citation's form: "[7]", "[3, 4]", "[2–5]". */
+const BRACKETED_NUMBERS = /\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g;
+
+/** Quoted pieces run on in one line, but a fenced code block stands on lines of its own (`quoted`). */
+function runOn(pieces: string[]): string {
+  return pieces.reduce((text, piece) =>
+    text.endsWith('\n') || piece.startsWith('\n') ? `${text}${piece}` : `${text} ${piece}`,
+  );
 }
 
 /** A sentence's length as quoted: with the value or list it introduces. */

@@ -245,6 +245,56 @@ export function sentences(text: string): string[] {
   });
 }
 
+/**
+ * The sentences of `text` as a reply quotes them: those of `sentences`, but each fenced code block whole, as one, with
+ * its lines. Code split at its stops reads as nonsense (`require("mammoth");.`), and on one line it is no block. A
+ * block cut at the text's edge (a chunk's) is left out: its other part is in the neighbouring chunk.
+ */
+export function quotableSentences(text: string): string[] {
+  return textAndCode(text).flatMap((part) => (part.code ? [part.text] : sentences(part.text)));
+}
+
+/** A fenced code block's fence line: three backticks or tildes, with or without the code's language after them. */
+export const FENCE = /^\s*(?:```|~~~)/;
+
+/** The text's prose and its whole fenced code blocks, in order; blocks cut at either edge are left out. */
+function textAndCode(text: string): { code: boolean; text: string }[] {
+  const lines = text.split('\n');
+  const fences = lines.flatMap((line, index) => (FENCE.test(line) ? [index] : []));
+  if (fences.length === 0) return [{ code: false, text }];
+  let from = 0;
+  if (fences.length % 2 === 1) {
+    if (closesEarlierBlock(lines, fences[0]!)) from = fences.shift()! + 1;
+    // Else the last block runs on past the text's end.
+    else fences.push(lines.length);
+  }
+  const parts: { code: boolean; text: string }[] = [];
+  for (let index = 0; index < fences.length; index += 2) {
+    const open = fences[index]!;
+    const close = fences[index + 1]!;
+    parts.push({ code: false, text: lines.slice(from, open).join('\n') });
+    if (close < lines.length) parts.push({ code: true, text: dedented(lines.slice(open, close + 1)) });
+    from = close + 1;
+  }
+  parts.push({ code: false, text: lines.slice(from).join('\n') });
+  return parts;
+}
+
+/**
+ * Of an odd number of fences, whether the first closes a block begun before the text: it is bare, and no label
+ * ("...use `mammoth.convertToHtml`:") introduces it.
+ */
+function closesEarlierBlock(lines: string[], fence: number): boolean {
+  const before = lines.slice(0, fence).findLast((line) => line.trim() !== '') ?? '';
+  return /^\s*(?:```|~~~)\s*$/.test(lines[fence]!) && !before.trimEnd().endsWith(':');
+}
+
+/** A block's lines without its fence's indent (a block inside a list item): quoted, it stands at a line's start. */
+function dedented(block: string[]): string {
+  const indent = /^\s*/.exec(block[0]!)![0].length;
+  return block.map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length)).trimEnd()).join('\n');
+}
+
 /** A table row's cells as clauses, separated by semicolons; a table rule as nothing. */
 function readableUnit(unit: string): string {
   if (TABLE_RULE.test(unit)) return '';

@@ -234,6 +234,23 @@ describe('offline responder', () => {
     );
   });
 
+  it('quotes a code block on lines of its own, as the source has it', () => {
+    const readMe: ContextPassage = {
+      number: 1,
+      sourceName: 'README.md',
+      sourceId: 'src_readme',
+      page: 1,
+      text:
+        'To read the first row of a sheet with Tabula, call `readRows`:\n\n```js\nconst rows = readRows(sheet);\n\n' +
+        'console.log(rows[1]);\n```',
+      score: 0.8,
+    };
+    expect(composeReply('How do I read the first row of a sheet with Tabula?', [readMe]).text).toBe(
+      'To read the first row of a sheet with Tabula, call `readRows`:\n```js\nconst rows = readRows(sheet);\n\n' +
+        'console.log(rows[ 1 ]);\n```\n[1]',
+    );
+  });
+
   it('quotes the sentence closing the best one whatever its own score', () => {
     const passage: ContextPassage = {
       number: 1,

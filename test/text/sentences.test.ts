@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sentenceSpans, sentences } from '../../daemon/text/sentences.ts';
+import { quotableSentences, sentenceSpans, sentences } from '../../daemon/text/sentences.ts';
 
 describe('sentences', () => {
   it('splits prose at sentence ends, not after abbreviations or initials', () => {
@@ -203,5 +203,48 @@ describe('sentenceSpans of line-by-line text', () => {
       'RFP will be issued to qualify auditors',
     ]);
     expect(spans).toEqual(sentences(text));
+  });
+});
+
+describe('quotableSentences', () => {
+  const block = [
+    '```javascript',
+    'var mammoth = require("mammoth");',
+    '',
+    '  mammoth.convertToHtml(input);',
+    '```',
+  ];
+
+  it('reads a fenced code block whole, with its lines, and the prose around it as sentences', () => {
+    const text = [
+      'To convert a file, use `convertToHtml`:',
+      '',
+      ...block,
+      '',
+      'It returns a promise. Nothing else.',
+    ];
+    expect(quotableSentences(text.join('\n'))).toEqual([
+      'To convert a file, use `convertToHtml`:',
+      block.join('\n'),
+      'It returns a promise.',
+      'Nothing else.',
+    ]);
+    // The block's own indent goes; the indents inside it stay.
+    expect(quotableSentences(`- An item:\n\n  ${block.join('\n  ')}`)[1]).toBe(block.join('\n'));
+  });
+
+  it('leaves out a block cut at either edge of a chunk', () => {
+    // Bare and after no label: the fence closes a block begun in the chunk before.
+    expect(quotableSentences('mammoth.convertToHtml(input);\n```\n\nIt returns a promise.')).toEqual([
+      'It returns a promise.',
+    ]);
+    expect(quotableSentences('Use it like this:\n\n```\nmammoth.convertToHtml(input);')).toEqual([
+      'Use it like this:',
+    ]);
+    expect(quotableSentences('Use it like this:\n```js\nrun();\n```\nThen this:\n```js\nstop();')).toEqual([
+      'Use it like this:',
+      '```js\nrun();\n```',
+      'Then this:',
+    ]);
   });
 });
