@@ -8,6 +8,7 @@ import {
   answeredFor,
   type Candidate,
   candidateSentences,
+  headingOver,
   labelledValue,
   labelOf,
   repeats,
@@ -167,6 +168,8 @@ export interface Ranking {
   title?: Candidate;
   /** The short sentence after the best one that ends its thought (`closingSentence`), quoted with it. */
   closing?: Candidate;
+  /** Sentences under another heading than the best one's, never quoted beside it (`otherSections`). */
+  otherSections?: ReadonlySet<Candidate>;
 }
 
 /** The passages' sentences ranked for a message, read with the conversation it follows. */
@@ -205,8 +208,10 @@ export function rankReply(
   const title = releaseTitle(question, best.candidate);
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
   const closing = closingSentence(question, findings);
+  const elsewhere = otherSections(question, findings);
   return {
     ...ranking,
+    ...(elsewhere.size > 0 ? { otherSections: elsewhere } : {}),
     ...(title ? { title } : {}),
     ...(dateExtentAnswer ? { dateExtentAnswer } : {}),
     ...(closing ? { closing } : {}),
@@ -242,6 +247,27 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
     quotedWords(next) <= SHORT_WORDS &&
     [...question.terms.keys()].some((term) => next.stems.has(term));
   return endsThought ? next : undefined;
+}
+
+/**
+ * The sentences of the best one's source that sit under another heading, when the best one's heading names what is
+ * asked and theirs does not: asked how Mammoth converts italic text, the read-me's section on bold is about
+ * something else, however alike its sentences ("For instance, to wrap bold text in `<em>` tags:").
+ */
+function otherSections(question: Question, findings: Finding[]): Set<Candidate> {
+  const best = findings[0]!.candidate;
+  const section = headingOver(best);
+  if (section === undefined || !namesAsked(question, section)) return new Set();
+  const elsewhere = findings.filter(({ candidate }) => {
+    if (sourceOf(candidate) !== sourceOf(best)) return false;
+    const heading = headingOver(candidate);
+    return heading !== undefined && heading !== section && !namesAsked(question, heading);
+  });
+  return new Set(elsewhere.map(({ candidate }) => candidate));
+}
+
+function namesAsked(question: Question, heading: string): boolean {
+  return contentStems(heading).some((stem) => question.terms.has(stem));
 }
 
 /**
@@ -317,7 +343,7 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
  */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, leadAnswer, nearest, title, closing }: Ranking,
+  { findings, features, dateExtentAnswer, leadAnswer, nearest, title, closing, otherSections }: Ranking,
   composition: Composition,
 ): OfflineReply {
   if (leadAnswer) return cite(passages, leadAnswer);
@@ -328,9 +354,10 @@ export function composeFindings(
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
-  const quotedWithLabels = [best, ...supportingFindings(findings, best, composition, closing)].map(
-    ({ candidate }) => labelOf(candidate) ?? candidate,
-  );
+  const quotedWithLabels = [
+    best,
+    ...supportingFindings(findings, best, composition, { closing, otherSections }),
+  ].map(({ candidate }) => labelOf(candidate) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     (candidate, index, all) => all.findIndex((other) => sameSentence(other, candidate)) === index,
   );
@@ -352,7 +379,10 @@ function supportingFindings(
   findings: Finding[],
   best: Finding,
   composition: Composition,
-  closing: Candidate | undefined,
+  {
+    closing,
+    otherSections,
+  }: { closing?: Candidate | undefined; otherSections?: ReadonlySet<Candidate> | undefined },
 ): Finding[] {
   const probabilities = softmaxShares(findings.map((finding) => finding.score));
   const chosen = [best];
@@ -371,6 +401,7 @@ function supportingFindings(
     const length = quotedWords(finding.candidate);
     if (
       finding.coverage === 0 ||
+      otherSections?.has(finding.candidate) ||
       length > budget ||
       chosen.some((other) => repeats(finding.candidate, other.candidate))
     )

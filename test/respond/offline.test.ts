@@ -251,6 +251,31 @@ describe('offline responder', () => {
     );
   });
 
+  it('quotes nothing beside the best sentence from another section of its source the question does not name', () => {
+    const readMe: ContextPassage = {
+      number: 1,
+      sourceName: 'README.md',
+      sourceId: 'src_readme',
+      page: 1,
+      text:
+        '#### Strikethrough\n\nBy default, strikethrough text is wrapped in `<s>` tags. This behaviour can be ' +
+        'changed with a style mapping for `strike`.\n\n#### Italic\n\nBy default, italic text is wrapped in `<em>` ' +
+        'tags. To wrap italic text in `<strong>` tags instead, map `i` to `strong`.',
+      score: 0.8,
+    };
+    const strikethrough =
+      'By default, strikethrough text is wrapped in `<s>` tags. This behaviour can be changed with a style mapping ' +
+      'for `strike`. [1]';
+    expect(composeReply('What tag does Mammoth wrap strikethrough text in?', [readMe]).text).toBe(
+      strikethrough,
+    );
+    expect(composeReply('Which tags is strikethrough text wrapped in?', [readMe]).text).toBe(strikethrough);
+    // A section the question names too is quoted from.
+    expect(composeReply('Which tags are strikethrough and italic text wrapped in?', [readMe]).text).toMatch(
+      /italic/,
+    );
+  });
+
   it('quotes the sentence closing the best one whatever its own score', () => {
     const passage: ContextPassage = {
       number: 1,
