@@ -118,12 +118,18 @@ const count = `(?:\\d+|a few|several|other|${numberWords})`;
 const span =
   '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
 /**
+ * A unit written onto its number, as technical text does: "30s", "5ms", "256MB", "2GiB", "10min", "5km". Not "s"
+ * after four digits or more, a decade ("1990s").
+ */
+const GLUED_UNIT =
+  '(?:(?<!\\d{4})s|ms|µs|ns|sec|min|h|hr|hrs|[KMGT]i?B|px|km|cm|mm|m|kg|g|lbs?|mph|kph|[kMG]?Hz|[kM]?W)';
+/**
  * An amount of something: digits and the word they count ("240 μm", "5 lbs", "50 m.p.h.", "20,000 men"), or money.
  * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"):
  * neither says a size.
  */
 const measurePattern = new RegExp(
-  `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
+  `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b${DIGITS}${GLUED_UNIT}\\b|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
   'giu',
 );
 /** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */

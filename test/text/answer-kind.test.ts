@@ -65,6 +65,12 @@ describe('answer kind', () => {
       'eighty seconds',
     );
     expect(answerOfKind('Total Cost of Project: $8,962', 'measure', asked)).toBe('$8,962');
+    // Units written onto their numbers, as technical text has them; a decade is no amount.
+    const howLong = known('How long does it wait by default?');
+    expect(answerOfKind('It waits (assignmentTimeoutMs, default 30s).', 'measure', howLong)).toBe('30s');
+    expect(answerOfKind('A budget of 256MB, or 2GiB at most.', 'measure', asked)).toBe('256MB');
+    expect(answerOfKind('Polls every 500ms.', 'measure', howLong)).toBe('500ms');
+    expect(answerOfKind('Popular in the 1990s.', 'measure', howLong)).toBeUndefined();
   });
 
   it("tells a question about how far a document's dates reach from one about an event", () => {
