@@ -15,7 +15,10 @@ import { AUXILIARY, BE, type Question, WH } from './question.ts';
  * first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
-  return defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked))));
+  return affirmedFirst(
+    question,
+    defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+  );
 }
 
 /**
@@ -146,6 +149,30 @@ function ageFirst(question: Question, ranked: Finding[]): Finding[] {
   return movedFirst(
     ranked,
     ranked.findIndex(({ candidate }) => AGE.test(saidBy(candidate)) && named(candidate)),
+  );
+}
+
+/** "not", "n't", "never", "no longer": a sentence saying what does not happen. */
+const NEGATION = /\b(?:not|never|no\s+longer|cannot)\b|n['’]t\b/i;
+/** How far below the best a sentence saying what to do may be scored and still come before one saying what does not. */
+const AFFIRMED_MARGIN = 1;
+
+/**
+ * "How do I match small caps text in a Mammoth style map?" asks what to do, which a sentence saying what does not
+ * happen cannot tell: "It will not match any text that is small caps because of its paragraph or run style." holds
+ * more of the question than "Match explicitly small caps text:" and its value, which the model scores a little lower.
+ * For a question asking what to do, and saying no "not" itself, the best sentence saying none that is scored nearly
+ * as well as a best one saying "not" comes first.
+ */
+function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  if (!best || !ASKS_WHAT_TO_DO.test(question.text) || NEGATION.test(question.text)) return ranked;
+  if (!NEGATION.test(best.candidate.sentence)) return ranked;
+  return movedFirst(
+    ranked,
+    ranked.findIndex(
+      ({ candidate, score }) => score >= best.score - AFFIRMED_MARGIN && !NEGATION.test(candidate.sentence),
+    ),
   );
 }
 

@@ -166,7 +166,7 @@ export interface Ranking {
   nearest?: Candidate;
   /** The heading over the best sentence, when it names the release a question asks about and the sentence does not. */
   title?: Candidate;
-  /** The short sentence after the best one that ends its thought (`closingSentence`), quoted with it. */
+  /** The sentence after the best one that belongs to its thought (`closingSentence`), quoted with it. */
   closing?: Candidate;
   /** Sentences under another heading than the best one's, never quoted beside it (`otherSections`). */
   otherSections?: ReadonlySet<Candidate>;

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { candidateSentences } from '../../daemon/respond/candidates.ts';
+import { firstFindingFirst } from '../../daemon/respond/first-finding.ts';
+import { readQuestion } from '../../daemon/respond/question.ts';
+
+describe('firstFindingFirst', () => {
+  const [negated, label, note] = candidateSentences([
+    {
+      number: 1,
+      sourceName: 'README.md',
+      sourceId: 'src_readme',
+      page: 1,
+      score: 0.8,
+      text:
+        'It will not match any text that is small caps because of its paragraph or run style.\n\n' +
+        'Match explicitly small caps text:\n\n```\nsmall-caps\n```\n\n' +
+        'Note that this matches text that has had small caps explicitly applied to it.',
+    },
+  ]);
+  const ranked = (scores: number[]) =>
+    [negated!, label!, note!].map((candidate, index) => ({
+      candidate,
+      score: scores[index]!,
+      coverage: 0.5,
+    }));
+  const first = (question: string, scores: number[]) =>
+    firstFindingFirst(readQuestion(question), ranked(scores))[0]!.candidate.sentence;
+
+  it('puts a sentence saying what to do before one saying what does not happen, for a question asking what to do', () => {
+    const howTo = 'How do I match small caps text in a Mammoth style map?';
+    expect(first(howTo, [8.88, 8.55, 7.75])).toBe('Match explicitly small caps text:');
+    // Not when it is scored much lower, nor when the question asks what does not happen, nor what a thing does.
+    expect(first(howTo, [8.88, 6.5, 6.4])).toBe(negated!.sentence);
+    expect(first('How do I tell what small caps text it will not match?', [8.88, 8.55, 7.75])).toBe(
+      negated!.sentence,
+    );
+    expect(first('Which small caps text does the matcher match?', [8.88, 8.55, 7.75])).toBe(
+      negated!.sentence,
+    );
+  });
+});
