@@ -248,7 +248,8 @@ export function sentences(text: string): string[] {
 /**
  * The sentences of `text` as a reply quotes them: those of `sentences`, but each fenced code block whole, as one, with
  * its lines. Code split at its stops reads as nonsense (`require("mammoth");.`), and on one line it is no block. A
- * block cut at the text's edge (a chunk's) is left out: its other part is in the neighbouring chunk.
+ * block cut at the text's edge (a chunk's) is read as far as the text goes, its missing fence added: its lines are
+ * whole commands still ("java -jar tika-app.jar --text document.pdf # plain text").
  */
 export function quotableSentences(text: string): string[] {
   return textAndCode(text).flatMap((part) => (part.code ? [part.text] : sentences(part.text)));
@@ -257,23 +258,26 @@ export function quotableSentences(text: string): string[] {
 /** A fenced code block's fence line: three backticks or tildes, with or without the code's language after them. */
 export const FENCE = /^\s*(?:```|~~~)/;
 
-/** The text's prose and its whole fenced code blocks, in order; blocks cut at either edge are left out. */
+/** The text's prose and its fenced code blocks, in order, each block with both its fences. */
 function textAndCode(text: string): { code: boolean; text: string }[] {
   const lines = text.split('\n');
   const fences = lines.flatMap((line, index) => (FENCE.test(line) ? [index] : []));
   if (fences.length === 0) return [{ code: false, text }];
+  const parts: { code: boolean; text: string }[] = [];
   let from = 0;
   if (fences.length % 2 === 1) {
-    if (closesEarlierBlock(lines, fences[0]!)) from = fences.shift()! + 1;
-    // Else the last block runs on past the text's end.
-    else fences.push(lines.length);
+    if (closesEarlierBlock(lines, fences[0]!)) {
+      from = fences.shift()! + 1;
+      parts.push({ code: true, text: dedented(['```', ...lines.slice(0, from)]) });
+    } else fences.push(lines.length);
   }
-  const parts: { code: boolean; text: string }[] = [];
   for (let index = 0; index < fences.length; index += 2) {
     const open = fences[index]!;
     const close = fences[index + 1]!;
     parts.push({ code: false, text: lines.slice(from, open).join('\n') });
-    if (close < lines.length) parts.push({ code: true, text: dedented(lines.slice(open, close + 1)) });
+    // A block running on past the text's end is closed where the text ends.
+    const block = close < lines.length ? lines.slice(open, close + 1) : [...lines.slice(open), '```'];
+    parts.push({ code: true, text: dedented(block) });
     from = close + 1;
   }
   parts.push({ code: false, text: lines.slice(from).join('\n') });

@@ -233,18 +233,21 @@ describe('quotableSentences', () => {
     expect(quotableSentences(`- An item:\n\n  ${block.join('\n  ')}`)[1]).toBe(block.join('\n'));
   });
 
-  it('leaves out a block cut at either edge of a chunk', () => {
+  it('reads a block cut at either edge of a chunk as far as it goes, with its missing fence', () => {
     // Bare and after no label: the fence closes a block begun in the chunk before.
     expect(quotableSentences('mammoth.convertToHtml(input);\n```\n\nIt returns a promise.')).toEqual([
+      '```\nmammoth.convertToHtml(input);\n```',
       'It returns a promise.',
     ]);
     expect(quotableSentences('Use it like this:\n\n```\nmammoth.convertToHtml(input);')).toEqual([
       'Use it like this:',
+      '```\nmammoth.convertToHtml(input);\n```',
     ]);
     expect(quotableSentences('Use it like this:\n```js\nrun();\n```\nThen this:\n```js\nstop();')).toEqual([
       'Use it like this:',
       '```js\nrun();\n```',
       'Then this:',
+      '```js\nstop();\n```',
     ]);
   });
 });
