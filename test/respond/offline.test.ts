@@ -36,6 +36,11 @@ const passages: ContextPassage[] = [
   },
 ];
 
+/** A source's one passage, retrieved first. */
+function firstPassage(sourceName: string, text: string): ContextPassage {
+  return { number: 1, sourceName, sourceId: `src_${sourceName}`, page: 1, text, score: 0.8 };
+}
+
 const lighthouse: ContextPassage = {
   number: 1,
   sourceName: 'lighthouse.md',
@@ -217,17 +222,12 @@ describe('offline responder', () => {
   });
 
   it('quotes what a short sentence heading its list item means, not the next item', () => {
-    const changes: ContextPassage = {
-      number: 1,
-      sourceName: 'CHANGES.txt',
-      sourceId: 'src_changes',
-      page: 1,
-      text:
-        "--- tika-app ---\n\n* tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use " +
+    const changes = firstPassage(
+      'CHANGES.txt',
+      "--- tika-app ---\n\n* tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use " +
         '-a/--async, which runs the same work through tika-pipes.\n\n* The network-client mode was removed. Use ' +
         'tika-server instead.',
-      score: 0.8,
-    };
+    );
     expect(composeReply("Tika-app's batch mode is gone: what should I use instead?", [changes]).text).toBe(
       "tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use -a/--async, which runs " +
         'the same work through tika-pipes. [1]',
@@ -235,16 +235,11 @@ describe('offline responder', () => {
   });
 
   it('quotes a code block on lines of its own, as the source has it', () => {
-    const readMe: ContextPassage = {
-      number: 1,
-      sourceName: 'README.md',
-      sourceId: 'src_readme',
-      page: 1,
-      text:
-        'To read the first row of a sheet with Tabula, call `readRows`:\n\n```js\nconst rows = readRows(sheet);\n\n' +
+    const readMe = firstPassage(
+      'README.md',
+      'To read the first row of a sheet with Tabula, call `readRows`:\n\n```js\nconst rows = readRows(sheet);\n\n' +
         'console.log(rows[1]);\n```',
-      score: 0.8,
-    };
+    );
     expect(composeReply('How do I read the first row of a sheet with Tabula?', [readMe]).text).toBe(
       'To read the first row of a sheet with Tabula, call `readRows`:\n```js\nconst rows = readRows(sheet);\n\n' +
         'console.log(rows[ 1 ]);\n```\n[1]',
@@ -252,17 +247,12 @@ describe('offline responder', () => {
   });
 
   it('quotes nothing beside the best sentence from another section of its source the question does not name', () => {
-    const readMe: ContextPassage = {
-      number: 1,
-      sourceName: 'README.md',
-      sourceId: 'src_readme',
-      page: 1,
-      text:
-        '#### Strikethrough\n\nBy default, strikethrough text is wrapped in `<s>` tags. This behaviour can be ' +
+    const readMe = firstPassage(
+      'README.md',
+      '#### Strikethrough\n\nBy default, strikethrough text is wrapped in `<s>` tags. This behaviour can be ' +
         'changed with a style mapping for `strike`.\n\n#### Italic\n\nBy default, italic text is wrapped in `<em>` ' +
         'tags. To wrap italic text in `<strong>` tags instead, map `i` to `strong`.',
-      score: 0.8,
-    };
+    );
     const strikethrough =
       'By default, strikethrough text is wrapped in `<s>` tags. This behaviour can be changed with a style mapping ' +
       'for `strike`. [1]';
@@ -277,16 +267,11 @@ describe('offline responder', () => {
   });
 
   it('quotes the sentence closing the best one whatever its own score', () => {
-    const passage: ContextPassage = {
-      number: 1,
-      sourceName: 'complexity.md',
-      sourceId: 'src_np',
-      page: 1,
-      text:
-        'It was shown by Ladner that if P ≠ NP then there exist problems in NP that are neither in P nor ' +
+    const passage = firstPassage(
+      'complexity.md',
+      'It was shown by Ladner that if P ≠ NP then there exist problems in NP that are neither in P nor ' +
         'NP-complete. Such problems are called NP-intermediate problems.',
-      score: 0.8,
-    };
+    );
     const [shown, named] = candidateSentences([passage]);
     const findings = [
       { candidate: shown!, score: 4.4, coverage: 0.4 },
