@@ -119,23 +119,51 @@ export function titleOf(candidate: Candidate): Candidate | undefined {
   return candidateSentences([candidate.passage]).find((other) => other.heading && other.sentence === title);
 }
 
-/**
- * The Markdown heading nearest above a sentence in its passage's text: what its section is about. Read back from the
- * sentence, line by line, so a sentence under its heading costs the lines between them.
- */
+/** The Markdown heading nearest above a sentence in its passage's text: what its section is about. */
 export function headingOver(candidate: Candidate): string | undefined {
-  const { text } = candidate.passage;
-  let end = text.indexOf(candidate.sentence);
-  while (end > 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const heading = HEADING_LINE.exec(text.slice(start, end))?.[1];
-    if (heading !== undefined) return heading.trim();
-    end = start - 1;
-  }
-  return undefined;
+  return sectionOf(candidate).at(-1)?.text;
 }
 
-const HEADING_LINE = /^#{1,6}[ \t]+(\S.*)$/;
+/** A Markdown heading: its level (the number of #'s) and its text. */
+export interface Heading {
+  level: number;
+  text: string;
+}
+
+/**
+ * The headings a sentence sits under in its passage's text, outermost first: "## Italic text" then "### Example".
+ * Lines of fenced code are no headings ("# from the index" in a shell example). A sentence the text holds only with
+ * other line breaks (a hard-wrapped paragraph) is found by its words.
+ */
+export function sectionOf(candidate: Candidate): Heading[] {
+  const { text } = candidate.passage;
+  const at = positionIn(text, candidate.sentence);
+  const path: Heading[] = [];
+  let inCode = false;
+  for (const line of at < 0 ? [] : text.slice(0, at).split('\n')) {
+    if (FENCE.test(line)) inCode = !inCode;
+    const heading = inCode ? undefined : HEADING_LINE.exec(line);
+    if (!heading) continue;
+    const level = heading[1]!.length;
+    while (path.length > 0 && path.at(-1)!.level >= level) path.pop();
+    path.push({ level, text: heading[2]!.trim() });
+  }
+  return path;
+}
+
+/** Where a sentence starts in a text, its whitespace aside; -1 when the text does not hold it. */
+function positionIn(text: string, sentence: string): number {
+  const at = text.indexOf(sentence);
+  if (at >= 0) return at;
+  const words = sentence.slice(0, SENTENCE_PREFIX).split(/\s+/).filter(Boolean);
+  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return escaped.length === 0 ? -1 : text.search(new RegExp(escaped.join('\\s+')));
+}
+
+/** The start of a sentence that finds it in a text. */
+const SENTENCE_PREFIX = 120;
+
+const HEADING_LINE = /^(#{1,6})[ \t]+(\S.*)$/;
 
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
@@ -250,9 +278,14 @@ function listedItem(sentence: string): string {
   return sentence.replace(LIST_ITEM, '').replace(/\.$/, '');
 }
 
-/** The label on the line before a value (`labelledValue`): what a reply quotes the value with. */
-export function labelOf(value: Candidate): Candidate | undefined {
-  const label = candidateSentences([value.passage]).find((other) => other.position === value.position - 1);
+/**
+ * The label on the line before a value (`labelledValue`), among the candidates the value was read with (positions
+ * skip the sentences an earlier passage holds): what a reply quotes the value with.
+ */
+export function labelOf(value: Candidate, candidates: readonly Candidate[]): Candidate | undefined {
+  const label = candidates.find(
+    (other) => other.passage.number === value.passage.number && other.position === value.position - 1,
+  );
   return label && introduces(label, value) ? label : undefined;
 }
 

@@ -161,19 +161,39 @@ const AFFIRMED_MARGIN = 1;
  * "How do I match small caps text in a Mammoth style map?" asks what to do, which a sentence saying what does not
  * happen cannot tell: "It will not match any text that is small caps because of its paragraph or run style." holds
  * more of the question than "Match explicitly small caps text:" and its value, which the model scores a little lower.
- * For a question asking what to do, and saying no "not" itself, the best sentence saying none that is scored nearly
- * as well as a best one saying "not" comes first.
+ * For a question asking how to do something, and saying no "not" itself, the best sentence saying none that is scored
+ * nearly as well as a best one saying "not", and holds nearly as much of the question, comes first.
  */
 function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  if (!best || !ASKS_WHAT_TO_DO.test(question.text) || NEGATION.test(question.text)) return ranked;
-  if (!NEGATION.test(best.candidate.sentence)) return ranked;
+  if (!best || !ASKS_HOW_TO_DO.test(question.text) || NEGATION.test(question.text)) return ranked;
+  if (!negates(best.candidate.sentence)) return ranked;
   return movedFirst(
     ranked,
     ranked.findIndex(
-      ({ candidate, score }) => score >= best.score - AFFIRMED_MARGIN && !NEGATION.test(candidate.sentence),
+      ({ candidate, score, coverage }) =>
+        score >= best.score - AFFIRMED_MARGIN &&
+        coverage >= AFFIRMED_COVERAGE * best.coverage &&
+        !negates(candidate.sentence),
     ),
   );
+}
+
+/**
+ * "How do I...", "How can I...", "how to...": not "Can I..." nor "Is it possible...", which a sentence saying what
+ * cannot be done answers.
+ */
+const ASKS_HOW_TO_DO = new RegExp(String.raw`\bhow\s+(?:to|${AUXILIARY}\s+(?:i|we|you|one))\b`, 'i');
+/** The share of the best one's coverage a sentence put before it must hold. */
+const AFFIRMED_COVERAGE = 0.8;
+
+/**
+ * Whether a sentence says what does not happen, before any clause of purpose: "Set it to off so the server doesn't
+ * log passwords." says what to do.
+ */
+function negates(sentence: string): boolean {
+  const purpose = sentence.search(/\b(?:so|so that|in order to|to avoid|to prevent)\b/i);
+  return NEGATION.test(purpose < 0 ? sentence : sentence.slice(0, purpose));
 }
 
 function movedFirst(ranked: Finding[], index: number): Finding[] {

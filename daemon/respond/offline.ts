@@ -8,10 +8,11 @@ import {
   answeredFor,
   type Candidate,
   candidateSentences,
-  headingOver,
+  type Heading,
   labelledValue,
   labelOf,
   repeats,
+  sectionOf,
   sourceOf,
   sourcesNamingAll,
   titleOf,
@@ -226,8 +227,10 @@ export function rankReply(
  *   died."; "Disable via {"extractPreviews": false}." after a parser's feature. It is ranked second, is short, and
  *   holds words of the question itself, not only leans on them ("It is a highly reactive nonmetal." adds nothing
  *   to "What is the atomic number of oxygen?");
- * - or says what a short best sentence heading its list item or paragraph means: "* tika-app's batch mode is gone."
- *   alone answers nothing of "what should I use instead?", the item's next sentence does.
+ * - or says what a short best sentence heading its list item or paragraph means, holding some of the question:
+ *   "* tika-app's batch mode is gone." alone answers nothing of "what should I use instead?", the item's next
+ *   sentence does. One holding none of the question says something else ("Photography is not allowed in the east
+ *   wing." after "The museum opens at 9 am.").
  */
 function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
   const best = findings[0]?.candidate;
@@ -236,32 +239,36 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
     ({ candidate }) =>
       candidate.passage.number === best.passage.number && candidate.position === best.position + 1,
   )?.candidate;
-  if (!next || LIST_ITEM.test(next.sentence)) return undefined;
+  if (!next || LIST_ITEM.test(next.sentence) || repeats(next, best)) return undefined;
+  const run = `${best.sentence} ${next.sentence}`;
   const paragraph = paragraphs(best.passage.text)
     .map((text) => text.replace(/\s+/g, ' ').trim())
-    .find((text) => text.includes(`${best.sentence} ${next.sentence}`));
+    .find((text) => text.includes(run));
   if (paragraph === undefined) return undefined;
-  if (quotedWords(best) <= SHORT_WORDS && paragraph.startsWith(best.sentence)) return next;
-  const endsThought =
-    next === findings[1]?.candidate &&
-    quotedWords(next) <= SHORT_WORDS &&
-    [...question.terms.keys()].some((term) => next.stems.has(term));
-  return endsThought ? next : undefined;
+  const opens = LIST_ITEM.test(best.sentence) || paragraph.startsWith(best.sentence);
+  // Words of the question it holds itself, not only leans on through the best one.
+  const holdsAsked = [...question.terms.keys()].some((term) => next.stems.has(term));
+  const heads = opens && quotedWords(best) <= SHORT_WORDS && holdsAsked;
+  const endsThought = next === findings[1]?.candidate && quotedWords(next) <= SHORT_WORDS && holdsAsked;
+  return heads || endsThought ? next : undefined;
 }
 
 /**
- * The sentences of the best one's source that sit under another heading, when the best one's heading names what is
+ * The sentences of the best one's source that sit outside its section, when the best one's heading names what is
  * asked and theirs does not: asked how Mammoth converts italic text, the read-me's section on bold is about
- * something else, however alike its sentences ("For instance, to wrap bold text in `<em>` tags:").
+ * something else, however alike its sentences ("For instance, to wrap bold text in `<em>` tags:"). A subsection of
+ * the best one's section is in it ("### Example" under "## Italic text").
  */
 function otherSections(question: Question, findings: Finding[]): Set<Candidate> {
   const best = findings[0]!.candidate;
-  const section = headingOver(best);
-  if (section === undefined || !namesAsked(question, section)) return new Set();
+  const section = sectionOf(best).at(-1);
+  if (section === undefined || !namesAsked(question, section.text)) return new Set();
+  const inSection = (heading: Heading) => heading.level === section.level && heading.text === section.text;
   const elsewhere = findings.filter(({ candidate }) => {
     if (sourceOf(candidate) !== sourceOf(best)) return false;
-    const heading = headingOver(candidate);
-    return heading !== undefined && heading !== section && !namesAsked(question, heading);
+    const path = sectionOf(candidate);
+    const heading = path.at(-1);
+    return heading !== undefined && !path.some(inSection) && !namesAsked(question, heading.text);
   });
   return new Set(elsewhere.map(({ candidate }) => candidate));
 }
@@ -354,10 +361,11 @@ export function composeFindings(
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
+  const read = candidateSentences(relevantPassages(passages));
   const quotedWithLabels = [
     best,
     ...supportingFindings(findings, best, composition, { closing, otherSections }),
-  ].map(({ candidate }) => labelOf(candidate) ?? candidate);
+  ].map(({ candidate }) => labelOf(candidate, read) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     (candidate, index, all) => all.findIndex((other) => sameSentence(other, candidate)) === index,
   );
@@ -485,9 +493,10 @@ function quoted(candidate: Candidate): string {
   const value = labelledValue(candidate);
   const text = runOn(
     [candidate.sentence, ...(value === undefined ? [] : [value])].map((part) =>
-      // In code an index keeps its brackets, spaced out of a citation's form: `rows[ 1 ]` means `rows[1]`.
+      // In code an index keeps its brackets, spaced out of a citation's form: `rows[ 1 ]` means `rows[1]`. A range
+      // ("[0-9]", "app[1-3].log") is no citation, and spaced would mean another thing.
       FENCE.test(part)
-        ? `\n${part.replace(BRACKETED_NUMBERS, '[ $1 ]')}\n`
+        ? `\n${part.replace(CITATION_FORM, '[ $1 ]')}\n`
         : part.replace(LIST_ITEM, '').replace(BRACKETED_NUMBERS, '($1)'),
     ),
   );
@@ -499,8 +508,10 @@ function sameSentence(first: Candidate, second: Candidate): boolean {
   return first.passage.number === second.passage.number && first.position === second.position;
 }
 
-/** A citation's form: "[7]", "[3, 4]", "[2–5]". */
+/** The document's own bracketed reference numbers: "[7]", "[3, 4]", "[2–5]". */
 const BRACKETED_NUMBERS = /\[(\d+(?:\s*[,–-]\s*\d+)*)\]/g;
+/** What a reader of a reply takes for its citations: "[7]", "[3, 4]". */
+const CITATION_FORM = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
 
 /** Quoted pieces run on in one line, but a fenced code block stands on lines of its own (`quoted`). */
 function runOn(pieces: string[]): string {

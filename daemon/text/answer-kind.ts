@@ -118,18 +118,22 @@ const count = `(?:\\d+|a few|several|other|${numberWords})`;
 const span =
   '(?:second|minute|hour|day|night|week|fortnight|month|quarter|term|semester|season|year|decade|century)s?';
 /**
- * A unit written onto its number, as technical text does: "30s", "5ms", "256MB", "2GiB", "10min", "5km". Not "s"
- * after four digits or more, a decade ("1990s").
+ * A unit written onto its number, as technical text does: "30s", "5ms", "256MB", "2GiB", "10min", "5km". In its own
+ * case ("5G" is no weight), and not a decade or an age ("the 1990s", "in her 20s", "the '80s").
  */
 const GLUED_UNIT =
-  '(?:(?<!\\d{4})s|ms|µs|ns|sec|min|h|hr|hrs|[KMGT]i?B|px|km|cm|mm|m|kg|g|lbs?|mph|kph|[kMG]?Hz|[kM]?W)';
+  '(?:(?<!\\d{4})s|ms|µs|ns|sec|min|h|hrs?|[KMGT]i?B|px|km|cm|mm|m|kg|g|lbs?|mph|kph|[kMG]?Hz|[kM]?W)';
+const gluedAmount = new RegExp(
+  `(?<!\\b(?:the|her|his|their|its|my|our|your|early|late|mid)[\\s-])(?<![#\\d,.'’])\\b${DIGITS}${GLUED_UNIT}\\b`,
+  'gu',
+);
 /**
  * An amount of something: digits and the word they count ("240 μm", "5 lbs", "50 m.p.h.", "20,000 men"), or money.
  * Not a bare number, nor a numbered thing ("Team #6 built it"), nor "one" of something ("from one another"):
  * neither says a size.
  */
 const measurePattern = new RegExp(
-  `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b${DIGITS}${GLUED_UNIT}\\b|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
+  `${CURRENCY}${DIGITS}(?:\\s?(?:${LARGE}))?|(?<![#\\d,.])\\b(?:${DIGITS}|${inWords(`(?!one\\b)(?:${numberWords})`)})(?:\\s?(?:${LARGE}|hundred))?(?:\\s|-)(\\p{L}+(?:[./]\\p{L}+)*)`,
   'giu',
 );
 /** "monthly", "every 3 months", "twice a year", "three times": how often, which a bare number is not. */
@@ -224,9 +228,10 @@ function labelledNumber(sentence: string, known: Set<string>): string | undefine
   return undefined;
 }
 
-/** The first amount of something in the sentence the question does not hold (`measurePattern`). */
+/** The first amount of something in the sentence the question does not hold (`measurePattern`, `gluedAmount`). */
 function measured(sentence: string, isNew: (text: string) => boolean): string | undefined {
-  for (const match of sentence.matchAll(measurePattern)) {
+  const amounts = [...sentence.matchAll(measurePattern), ...sentence.matchAll(gluedAmount)];
+  for (const match of amounts.sort((left, right) => left.index - right.index)) {
     const counted = match[1];
     if (counted !== undefined && isStopWord(counted.toLowerCase())) continue;
     if (isNew(match[0])) return match[0].trim();

@@ -255,48 +255,99 @@ export function quotableSentences(text: string): string[] {
   return textAndCode(text).flatMap((part) => (part.code ? [part.text] : sentences(part.text)));
 }
 
-/** A fenced code block's fence line: three backticks or tildes, with or without the code's language after them. */
-export const FENCE = /^\s*(?:```|~~~)/;
+/**
+ * A fenced code block's fence line: three or four backticks, or three tildes, with or without the code's language
+ * after them. A longer run of tildes is a divider in plain text and e-mail, not a fence.
+ */
+export const FENCE = /^\s*(?:````?(?!`)|~~~(?!~))/;
+/** A fence without the code's language: the only kind that closes a block. */
+const BARE_FENCE = /^\s*(?:````?|~~~)\s*$/;
+
+interface Fence {
+  line: number;
+  /** The fence's own marks ("```", "~~~"): a block is closed by the same. */
+  marks: string;
+  bare: boolean;
+}
 
 /** The text's prose and its fenced code blocks, in order, each block with both its fences. */
 function textAndCode(text: string): { code: boolean; text: string }[] {
   const lines = text.split('\n');
-  const fences = lines.flatMap((line, index) => (FENCE.test(line) ? [index] : []));
+  const fences = lines.flatMap((content, line): Fence[] =>
+    FENCE.test(content)
+      ? [{ line, marks: content.trim().match(/^[`~]+/)![0], bare: BARE_FENCE.test(content) }]
+      : [],
+  );
   if (fences.length === 0) return [{ code: false, text }];
+  const blocks = codeBlocks(fences, !startsOutsideCode(lines, fences));
   const parts: { code: boolean; text: string }[] = [];
   let from = 0;
-  if (fences.length % 2 === 1) {
-    if (closesEarlierBlock(lines, fences[0]!)) {
-      from = fences.shift()! + 1;
-      parts.push({ code: true, text: dedented(['```', ...lines.slice(0, from)]) });
-    } else fences.push(lines.length);
-  }
-  for (let index = 0; index < fences.length; index += 2) {
-    const open = fences[index]!;
-    const close = fences[index + 1]!;
-    parts.push({ code: false, text: lines.slice(from, open).join('\n') });
-    // A block running on past the text's end is closed where the text ends.
-    const block = close < lines.length ? lines.slice(open, close + 1) : [...lines.slice(open), '```'];
-    parts.push({ code: true, text: dedented(block) });
-    from = close + 1;
+  for (const { open, close } of blocks) {
+    const first = open?.line ?? 0;
+    const last = close?.line ?? lines.length - 1;
+    parts.push({ code: false, text: lines.slice(from, open ? first : 0).join('\n') });
+    // A block cut at the text's edge gets the fence it lacks, of the marks of the one it has.
+    const marks = (open ?? close)!.marks;
+    const indent = /^\s*/.exec(lines[(open ?? close)!.line]!)![0].length;
+    const block = dedented(lines.slice(open ? first + 1 : 0, close ? last : lines.length), indent);
+    parts.push({ code: true, text: [open ? lines[first]!.trim() : marks, ...block, marks].join('\n') });
+    from = last + 1;
   }
   parts.push({ code: false, text: lines.slice(from).join('\n') });
   return parts;
 }
 
 /**
- * Of an odd number of fences, whether the first closes a block begun before the text: it is bare, and no label
- * ("...use `mammoth.convertToHtml`:") introduces it.
+ * The blocks the fences mark, read from the text's start inside a block or not: a fence opens a block, and the next
+ * bare one of the same marks closes it. A block without its opening fence (`open` undefined) began before the text,
+ * one without its closing fence runs on past its end.
  */
-function closesEarlierBlock(lines: string[], fence: number): boolean {
-  const before = lines.slice(0, fence).findLast((line) => line.trim() !== '') ?? '';
-  return /^\s*(?:```|~~~)\s*$/.test(lines[fence]!) && !before.trimEnd().endsWith(':');
+function codeBlocks(fences: Fence[], startsInside: boolean): { open?: Fence; close?: Fence }[] {
+  const blocks: { open?: Fence; close?: Fence }[] = [];
+  let open: Fence | undefined;
+  let inside = startsInside;
+  for (const fence of fences) {
+    if (!inside) {
+      open = fence;
+      inside = true;
+    } else if (fence.bare && (open === undefined || fence.marks.startsWith(open.marks))) {
+      blocks.push({ ...(open ? { open } : {}), close: fence });
+      open = undefined;
+      inside = false;
+    }
+  }
+  if (inside && open) blocks.push({ open });
+  return blocks;
+}
+
+/**
+ * Whether the text starts outside a code block, as most chunks do. It starts inside one (the chunk was cut in it)
+ * when reading it from outside would take a fence naming a language as code, which only opens a block ("```js"
+ * after "});\n```"), and reading it from inside would not; or, the fences telling neither, when an odd number of
+ * them follows lines of code rather than prose (a sentence ending in a stop, or a label introducing the block).
+ */
+function startsOutsideCode(lines: string[], fences: Fence[]): boolean {
+  const misread = (startsInside: boolean) =>
+    codeBlocks(fences, startsInside).some(({ open, close }) =>
+      fences.some(
+        (fence) =>
+          !fence.bare &&
+          fence !== open &&
+          fence.line > (open?.line ?? -1) &&
+          fence.line < (close?.line ?? Infinity),
+      ),
+    );
+  const fromOutside = misread(false);
+  const fromInside = misread(true);
+  if (fromOutside !== fromInside) return !fromOutside;
+  if (fences.length % 2 === 0 || !fences[0]!.bare) return true;
+  const before = lines.slice(0, fences[0]!.line).filter((line) => line.trim() !== '');
+  return before.some((line) => /[.!?:]["”’)]?$/.test(line.trim()) && line.trim().split(/\s+/).length >= 4);
 }
 
 /** A block's lines without its fence's indent (a block inside a list item): quoted, it stands at a line's start. */
-function dedented(block: string[]): string {
-  const indent = /^\s*/.exec(block[0]!)![0].length;
-  return block.map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length)).trimEnd()).join('\n');
+function dedented(block: string[], indent: number): string[] {
+  return block.map((line) => line.slice(Math.min(indent, /^\s*/.exec(line)![0].length)).trimEnd());
 }
 
 /** A table row's cells as clauses, separated by semicolons; a table rule as nothing. */

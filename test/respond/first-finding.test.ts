@@ -37,5 +37,27 @@ describe('firstFindingFirst', () => {
     expect(first('Which small caps text does the matcher match?', [8.88, 8.55, 7.75])).toBe(
       negated!.sentence,
     );
+    // "Can I..." may be answered by what cannot be done.
+    expect(first('Can I match small caps text in a style map?', [8.88, 8.55, 7.75])).toBe(negated!.sentence);
+  });
+
+  it('reads a "not" in a clause of purpose as no negation', () => {
+    const [purpose, other] = candidateSentences([
+      {
+        number: 1,
+        sourceName: 'server.md',
+        sourceId: 'src_server',
+        page: 1,
+        score: 0.8,
+        text: "Set log_passwords to off so the server doesn't log passwords. The server logs every request.",
+      },
+    ]);
+    const findings = [purpose!, other!].map((candidate, index) => ({
+      candidate,
+      score: 8 - index / 2,
+      coverage: 0.5,
+    }));
+    const question = readQuestion('How do I stop the server from logging passwords?');
+    expect(firstFindingFirst(question, findings)[0]!.candidate).toBe(purpose);
   });
 });

@@ -232,6 +232,15 @@ describe('offline responder', () => {
       "tika-app's batch mode is gone. The -bc/batch command line has no successor flag; use -a/--async, which runs " +
         'the same work through tika-pipes. [1]',
     );
+    // In a list without blank lines between its items too.
+    const tight = firstPassage(
+      'CHANGES.txt',
+      "* The network-client mode was removed. Use tika-server instead.\n* tika-app's batch mode is gone. The " +
+        '-bc/batch command line has no successor flag; use -a/--async.',
+    );
+    expect(composeReply("Tika-app's batch mode is gone: what should I use instead?", [tight]).text).toMatch(
+      /gone\. The -bc\/batch command line has no successor flag; use -a\/--async\. \[1\]$/,
+    );
   });
 
   it('quotes a code block on lines of its own, as the source has it', () => {
@@ -264,6 +273,53 @@ describe('offline responder', () => {
     expect(composeReply('Which tags are strikethrough and italic text wrapped in?', [readMe]).text).toMatch(
       /italic/,
     );
+  });
+
+  it('reads sections by their headings: a subsection is in its section, a code comment is no heading', () => {
+    const italic = firstPassage(
+      'README.md',
+      '## Italic text\n\nBy default, italic text is wrapped in `<em>` tags.\n\n### Example\n\nTo wrap italic text in ' +
+        '`<i>` tags instead, map `i` to `i` in the style map.',
+    );
+    expect(composeReply('Which tags does Mammoth wrap italic text in?', [italic]).text).toMatch(
+      /map `i` to `i`/,
+    );
+    const install = firstPassage(
+      'README.md',
+      '## Installing the package\n\nInstall the package with pip on any machine.\n\n```sh\n# from the index\npip ' +
+        'install mammoth\n```\n\nInstalling the package needs Python 3.8 or newer on the machine.',
+    );
+    expect(composeReply('How do I install the package on a machine?', [install]).text).toMatch(/Python 3\.8/);
+  });
+
+  it('quotes a value with its label when an earlier chunk of the source held the sentence before it', () => {
+    const opening = 'Mammoth can also read the plain text of a document.';
+    const [first, second] = [
+      opening,
+      `${opening}\n\nUse it like this:\n\n\`\`\`js\nmammoth.extractRawText(input);\n\`\`\``,
+    ].map((text, index) => ({ ...firstPassage('README.md', text), number: index + 1 }));
+    expect(composeReply('How do I extract the raw text of a document?', [first!, second!]).text).toMatch(
+      /Use it like this:\n```js/,
+    );
+  });
+
+  it('leaves a range in code as it is: it is no citation', () => {
+    const grep = firstPassage(
+      'README.md',
+      'To find the lines with a number, run:\n\n```sh\ngrep -E "[0-9]+" app[1-3].log\n```',
+    );
+    expect(composeReply('How do I find the lines with a number?', [grep]).text).toContain(
+      'grep -E "[0-9]+" app[1-3].log',
+    );
+  });
+
+  it("quotes no sentence after a paragraph's short first one for its shortness alone", () => {
+    const museum = firstPassage(
+      'museum.md',
+      'The museum opens at 9 am. Photography is not allowed in the east wing of the building.\n\nThe museum ' +
+        'closes at 5 pm on weekdays.',
+    );
+    expect(composeReply('When does the museum open?', [museum]).text).toBe('The museum opens at 9 am. [1]');
   });
 
   it('quotes the sentence closing the best one whatever its own score', () => {

@@ -71,6 +71,13 @@ describe('answer kind', () => {
     expect(answerOfKind('A budget of 256MB, or 2GiB at most.', 'measure', asked)).toBe('256MB');
     expect(answerOfKind('Polls every 500ms.', 'measure', howLong)).toBe('500ms');
     expect(answerOfKind('Popular in the 1990s.', 'measure', howLong)).toBeUndefined();
+    expect(answerOfKind('Since the 90s the battery has lasted 10 hours.', 'measure', howLong)).toBe(
+      '10 hours',
+    );
+    expect(answerOfKind("In her 20s, in the '80s, she led 12 engineers.", 'measure', asked)).toBe(
+      '12 engineers',
+    );
+    expect(answerOfKind('The 5G plan costs 30 dollars a month.', 'measure', asked)).toBe('30 dollars');
   });
 
   it("tells a question about how far a document's dates reach from one about an event", () => {

@@ -233,6 +233,44 @@ describe('quotableSentences', () => {
     expect(quotableSentences(`- An item:\n\n  ${block.join('\n  ')}`)[1]).toBe(block.join('\n'));
   });
 
+  it('tells a chunk cut inside a block from one starting with prose', () => {
+    // Prose before an odd number of bare fences: the first opens a block.
+    const prose =
+      'Run the test suite before you send a pull request.\n\n```\nnpm test\n```\n\nThen:\n\n```\nnpm run build';
+    expect(quotableSentences(prose)).toEqual([
+      'Run the test suite before you send a pull request.',
+      '```\nnpm test\n```',
+      'Then:',
+      '```\nnpm run build\n```',
+    ]);
+    // Cut in a block at both ends: a fence naming a language only opens one.
+    const cut = '    });\n});\n```\n\nTables are converted to HTML tables.\n\n```js\nconst result = 1;';
+    expect(quotableSentences(cut)).toEqual([
+      '```\n    });\n});\n```',
+      'Tables are converted to HTML tables.',
+      '```js\nconst result = 1;\n```',
+    ]);
+    // Closed with its own marks, a block indented in a list item without its indent.
+    expect(quotableSentences('Use it like this:\n\n~~~\nrun();')).toEqual([
+      'Use it like this:',
+      '~~~\nrun();\n~~~',
+    ]);
+    expect(quotableSentences('        run();\n        ```\n\nIt runs.')).toEqual([
+      '```\nrun();\n```',
+      'It runs.',
+    ]);
+    // A block showing a block, inside a longer fence.
+    expect(quotableSentences('````md\n```js\nrun();\n```\n````')).toEqual([
+      '````md\n```js\nrun();\n```\n````',
+    ]);
+  });
+
+  it('reads a line of many tildes as a divider, not a fence', () => {
+    const letter =
+      'Welcome.\n\n~~~~~~~~~~~~~~~~\n\nThe regatta starts on 12 May.\n\n~~~~~~~~~~~~~~~~\n\nThe dinner is on 20 May.';
+    expect(quotableSentences(letter)).toContain('The regatta starts on 12 May.');
+  });
+
   it('reads a block cut at either edge of a chunk as far as it goes, with its missing fence', () => {
     // Bare and after no label: the fence closes a block begun in the chunk before.
     expect(quotableSentences('mammoth.convertToHtml(input);\n```\n\nIt returns a promise.')).toEqual([
