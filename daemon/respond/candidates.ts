@@ -280,14 +280,20 @@ function listedItem(sentence: string): string {
 
 /**
  * The label on the line before a value (`labelledValue`), among the candidates the value was read with (positions
- * skip the sentences an earlier passage holds): what a reply quotes the value with.
+ * skip the sentences an earlier passage holds): what a reply quotes the value with. Only a label's own value, a code
+ * block or a few words ("`p[style-name='Heading 1'] => h1:fresh`"): a sentence of prose after "...like the
+ * following:" says something of its own where a list was lost, and one after a question answers it unasked.
  */
 export function labelOf(value: Candidate, candidates: readonly Candidate[]): Candidate | undefined {
+  if (!FENCE.test(value.sentence) && wordCount(value.sentence) > LABELLED_VALUE_WORDS) return undefined;
   const label = candidates.find(
     (other) => other.passage.number === value.passage.number && other.position === value.position - 1,
   );
-  return label && introduces(label, value) ? label : undefined;
+  return label?.sentence.endsWith(':') && introduces(label, value) ? label : undefined;
 }
+
+/** The most words of a value of prose quoted with its label. */
+const LABELLED_VALUE_WORDS = 12;
 
 /** By text alone: a sentence is a candidate once, in the first passage holding it, maybe not its label's. */
 function introduces(label: Candidate, value: Candidate): boolean {

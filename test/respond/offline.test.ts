@@ -303,6 +303,20 @@ describe('offline responder', () => {
     );
   });
 
+  it('quotes a label only with its own short value, not with the sentence of prose after it', () => {
+    const lost = firstPassage(
+      'complexity.md',
+      'Thus, a typical complexity class has a definition like the following:\n\nBut bounding the computation time ' +
+        'above by some concrete function f(n) often yields complexity classes that depend on the chosen machine model.',
+    );
+    expect(
+      composeReply('What do complexity classes depend on when bounding computation time?', [lost]).text,
+    ).toBe(
+      'But bounding the computation time above by some concrete function f(n) often yields complexity classes that ' +
+        'depend on the chosen machine model. [1]',
+    );
+  });
+
   it('leaves a range in code as it is: it is no citation', () => {
     const grep = firstPassage(
       'README.md',
