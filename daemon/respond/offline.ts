@@ -1,7 +1,7 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
-import { FENCE, LIST_ITEM, paragraphs } from '../text/sentences.ts';
+import { FENCE, LIST_ITEM, paragraphs, RECORD_LINE } from '../text/sentences.ts';
 import { term, wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
@@ -250,7 +250,12 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
   const holdsAsked = [...question.terms.keys()].some((term) => next.stems.has(term));
   const heads = opens && quotedWords(best) <= SHORT_WORDS && holdsAsked;
   const endsThought = next === findings[1]?.candidate && quotedWords(next) <= SHORT_WORDS && holdsAsked;
-  return heads || endsThought ? next : undefined;
+  // A record's value is one thing said, a JSON leaf's quote: "...quote: Dreams don't mean anything. They're just noise."
+  const goesOnRecord =
+    RECORD_LINE.test(best.sentence) &&
+    quotedWords(next) <= SHORT_WORDS &&
+    best.passage.text.includes(`${best.sentence} ${next.sentence}`);
+  return heads || endsThought || goesOnRecord ? next : undefined;
 }
 
 /**

@@ -336,6 +336,18 @@ describe('offline responder', () => {
     expect(composeReply('When does the museum open?', [museum]).text).toBe('The museum opens at 9 am. [1]');
   });
 
+  it("quotes the short sentence going on with a record's value, a JSON leaf's quote", () => {
+    const quotes = firstPassage(
+      'quotes.json',
+      'main.characters."Bernard Lowe"[1].quote: People like to read about the things they want the most.\n' +
+        "main.characters.\"Bernard Lowe\"[2].quote: Dreams don't mean anything. They're just noise. They're not real.\n" +
+        'main.characters."Bernard Lowe"[2].season: 2',
+    );
+    expect(composeReply('What does Bernard say dreams are?', [quotes]).text).toBe(
+      'main.characters."Bernard Lowe"(2).quote: Dreams don\'t mean anything. They\'re just noise. [1]',
+    );
+  });
+
   it('quotes the sentence closing the best one whatever its own score', () => {
     const passage = firstPassage(
       'complexity.md',
