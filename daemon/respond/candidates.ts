@@ -1,7 +1,14 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { cachedReader } from '../text/reading-cache.ts';
-import { FENCE, LIST_ITEM, quotableSentences, RECORD_LINE, sentences } from '../text/sentences.ts';
+import {
+  FENCE,
+  LIST_ITEM,
+  quotableSentences,
+  RECORD_LINE,
+  sentences,
+  textAndCode,
+} from '../text/sentences.ts';
 import { isStopWord, wordCount, words } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
@@ -139,10 +146,9 @@ export function sectionOf(candidate: Candidate): Heading[] {
   const { text } = candidate.passage;
   const at = positionIn(text, candidate.sentence);
   const path: Heading[] = [];
-  let inCode = false;
-  for (const line of at < 0 ? [] : text.slice(0, at).split('\n')) {
-    if (FENCE.test(line)) inCode = !inCode;
-    const heading = inCode ? undefined : HEADING_LINE.exec(line);
+  const prose = at < 0 ? [] : textAndCode(text.slice(0, at)).filter((part) => !part.code);
+  for (const line of prose.flatMap((part) => part.text.split('\n'))) {
+    const heading = HEADING_LINE.exec(line);
     if (!heading) continue;
     const level = heading[1]!.length;
     while (path.length > 0 && path.at(-1)!.level >= level) path.pop();

@@ -271,7 +271,7 @@ interface Fence {
 }
 
 /** The text's prose and its fenced code blocks, in order, each block with both its fences. */
-function textAndCode(text: string): { code: boolean; text: string }[] {
+export function textAndCode(text: string): { code: boolean; text: string }[] {
   const lines = text.split('\n');
   const fences = lines.flatMap((content, line): Fence[] =>
     FENCE.test(content)

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { answeredFor, candidateSentences, labelledValue, repeats } from '../../daemon/respond/candidates.ts';
+import {
+  answeredFor,
+  candidateSentences,
+  labelledValue,
+  repeats,
+  sectionOf,
+} from '../../daemon/respond/candidates.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 import { term } from '../../daemon/text/words.ts';
 
@@ -121,5 +127,20 @@ describe('answeredFor', () => {
     expect(answer('mit')).toBe('GPL v3.0: Yes, but all source code must be distributed under GPL.');
     const cell = candidates.find((candidate) => candidate.sentence.startsWith('LGPL'))!;
     expect(answeredFor(new Set(['lgpl']), cell, candidates)).toBe(cell);
+  });
+});
+
+describe('sectionOf', () => {
+  it('reads the headings over a sentence, outermost first, and none inside code, a block shown in a block too', () => {
+    const text =
+      '# Guide\n\n## Styles\n\n````md\n```\n# not a heading\n```\n````\n\n### Bold\n\nBold text is wrapped in strong tags.';
+    const bold = candidateSentences([passage(text)]).find((candidate) =>
+      candidate.sentence.startsWith('Bold'),
+    )!;
+    expect(sectionOf(bold)).toEqual([
+      { level: 1, text: 'Guide' },
+      { level: 2, text: 'Styles' },
+      { level: 3, text: 'Bold' },
+    ]);
   });
 });
