@@ -21,12 +21,14 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
   );
 }
 
+/** "How do I...", "How can I...", "how to...": a question asking how to do something, as a pattern's source. */
+const HOW_TO_DO = String.raw`\bhow\s+(?:to|${AUXILIARY}\s+(?:i|we|you|one))\b`;
 /**
  * "How do I...", "how to...", "Can I...", "What should I do to...", "Is there a way to...": a question asking what to
  * do, not what a thing does.
  */
 const ASKS_WHAT_TO_DO = new RegExp(
-  String.raw`\bhow\s+to\b|(?:^\W*|\bhow\s+|\bwhat\s+)${AUXILIARY}\s+(?:i|we|you|one)\b|\bis\s+there\s+a\s+way\b|\bis\s+it\s+possible\b`,
+  String.raw`${HOW_TO_DO}|(?:^\W*|\bwhat\s+)${AUXILIARY}\s+(?:i|we|you|one)\b|\bis\s+there\s+a\s+way\b|\bis\s+it\s+possible\b`,
   'i',
 );
 /**
@@ -179,11 +181,8 @@ function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   );
 }
 
-/**
- * "How do I...", "How can I...", "how to...": not "Can I..." nor "Is it possible...", which a sentence saying what
- * cannot be done answers.
- */
-const ASKS_HOW_TO_DO = new RegExp(String.raw`\bhow\s+(?:to|${AUXILIARY}\s+(?:i|we|you|one))\b`, 'i');
+/** `HOW_TO_DO` alone: not "Can I..." nor "Is it possible...", which a sentence saying what cannot be done answers. */
+const ASKS_HOW_TO_DO = new RegExp(HOW_TO_DO, 'i');
 /** The share of the best one's coverage a sentence put before it must hold. */
 const AFFIRMED_COVERAGE = 0.8;
 

@@ -252,9 +252,7 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
   const endsThought = next === findings[1]?.candidate && quotedWords(next) <= SHORT_WORDS && holdsAsked;
   // A record's value is one thing said, a JSON leaf's quote: "...quote: Dreams don't mean anything. They're just noise."
   const goesOnRecord =
-    RECORD_LINE.test(best.sentence) &&
-    quotedWords(next) <= SHORT_WORDS &&
-    best.passage.text.includes(`${best.sentence} ${next.sentence}`);
+    RECORD_LINE.test(best.sentence) && quotedWords(next) <= SHORT_WORDS && best.passage.text.includes(run);
   return heads || endsThought || goesOnRecord ? next : undefined;
 }
 
