@@ -286,13 +286,14 @@ function listedItem(sentence: string): string {
 
 /**
  * The label on the line before a value (`labelledValue`), among the candidates the value was read with (positions
- * skip the sentences an earlier passage holds): what a reply quotes the value with. Only a label's own value, a code
- * block or a few words ("`p[style-name='Heading 1'] => h1:fresh`"): a sentence of prose after "...like the
- * following:" says something of its own where a list was lost, and one after a question answers it unasked.
+ * skip the sentences an earlier passage holds; read only for a sentence that may be a value): what a reply quotes
+ * the value with. Only a label's own value, a code block or a few words ("`p[style-name='Heading 1'] => h1:fresh`"):
+ * a sentence of prose after "...like the following:" says something of its own where a list was lost, and one after
+ * a question answers it unasked.
  */
-export function labelOf(value: Candidate, candidates: readonly Candidate[]): Candidate | undefined {
+export function labelOf(value: Candidate, candidates: () => readonly Candidate[]): Candidate | undefined {
   if (!FENCE.test(value.sentence) && wordCount(value.sentence) > LABELLED_VALUE_WORDS) return undefined;
-  const label = candidates.find(
+  const label = candidates().find(
     (other) => other.passage.number === value.passage.number && other.position === value.position - 1,
   );
   return label?.sentence.endsWith(':') && introduces(label, value) ? label : undefined;

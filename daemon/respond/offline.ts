@@ -364,11 +364,12 @@ export function composeFindings(
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
-  const read = candidateSentences(relevantPassages(passages));
+  let read: Candidate[] | undefined;
+  const candidates = () => (read ??= candidateSentences(relevantPassages(passages)));
   const quotedWithLabels = [
     best,
     ...supportingFindings(findings, best, composition, { closing, otherSections }),
-  ].map(({ candidate }) => labelOf(candidate, read) ?? candidate);
+  ].map(({ candidate }) => labelOf(candidate, candidates) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     (candidate, index, all) => all.findIndex((other) => sameSentence(other, candidate)) === index,
   );
