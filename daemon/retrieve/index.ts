@@ -2,7 +2,8 @@ import type { Embedder } from '../embed/embedder.ts';
 import type { ChunkHit, ChunkIndex } from '../store/chunk-index.ts';
 import { namesOwnTopic, withContext } from '../text/follow-up.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
-import { contentTerms } from '../text/words.ts';
+import { withOtherSpellings } from '../text/spelling.ts';
+import { contentTerms, words } from '../text/words.ts';
 import { DEFAULT_FUSION, type FusionOptions, fuse, meanScores } from './fusion.ts';
 import { DEFAULT_RERANK, type RerankModel, rerank } from './rerank.ts';
 
@@ -64,7 +65,13 @@ export function createRetriever(
 
   async function candidatesOf(input: SearchInput, text: string, candidates: number) {
     const [textHits, vectorHits] = await Promise.all([
-      fusion.textWeight > 0 ? deps.chunkIndex.fullTextSearch(text, input.applicationId, candidates) : [],
+      fusion.textWeight > 0
+        ? deps.chunkIndex.fullTextSearch(
+            withOtherSpellings(text, words(text)),
+            input.applicationId,
+            candidates,
+          )
+        : [],
       fusion.textWeight < 1 ? searchByVector(deps, input, text, candidates) : [],
     ]);
     input.signal?.throwIfAborted();

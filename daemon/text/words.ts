@@ -1,8 +1,11 @@
 /**
  * Words, stems and stop words: the one definition ingestion (the offline embedder), retrieval and the offline
- * responder share. The embedder's vectors are stored with users' data (`offline-hash-*-v1`), so what these
- * functions return is frozen: a change here is a new embedder id (test/embed/embed-hashed-frozen.test.ts).
+ * responder share. The embedder's vectors are stored with users' data (`offline-hash-*-v1`), so what the words,
+ * stems and stop words it reads are is frozen: a change there is a new embedder id
+ * (test/embed/embed-hashed-frozen.test.ts). The terms texts are matched by (`term`) are not stored.
  */
+
+import { americanSpelling } from './spelling.ts';
 
 /** Function words carry no topic; dropping them keeps bag-of-words vectors about content. */
 const STOP_WORDS = new Set(
@@ -127,10 +130,10 @@ wrote:write`
  * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
  * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
  * stored vectors are made of it), and without a doubled final consonant (`DOUBLED_ENDING`); an irregular verb's
- * past forms as its base.
+ * past forms as its base; a British spelling as the American one (spelling.ts).
  */
 export function term(word: string): string {
-  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? word);
+  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? americanSpelling(word));
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');

@@ -97,6 +97,8 @@ describe('createRetriever', () => {
       src_release: 'Version 7.2.0 of the table reader was released with a faster parser.',
       src_outing:
         'Come out to hear about the table reader: we come out of winter with talks on version 7.2.0.',
+      src_palette: 'Uses calming colors such as pink and purple.',
+      src_flavour: 'The flavour of the bread comes from its crust.',
     };
     for (const [sourceId, text] of Object.entries(documents)) {
       const url = sourceId === 'src_web' ? 'https://example.com/ice' : undefined;
@@ -218,6 +220,22 @@ describe('createRetriever', () => {
       limit: 2,
     });
     expect(passages.map((passage) => passage.sourceId)).toEqual(['src_release', 'src_outing']);
+  });
+
+  it('finds a passage in the other spelling of a word, British or American, by its words alone', async () => {
+    const byWords = createRetriever(
+      { chunkIndex, embedder },
+      { fusion: { method: 'weighted', textWeight: 1 } },
+    );
+    const search = (query: string) =>
+      byWords.search({
+        query,
+        applicationId: 'app',
+        liveSources: live('src_palette', 'src_flavour', 'src_food'),
+        limit: 1,
+      });
+    expect((await search('colours')).map((passage) => passage.sourceId)).toEqual(['src_palette']);
+    expect((await search('flavor')).map((passage) => passage.sourceId)).toEqual(['src_flavour']);
   });
 
   it('still finds a passage by meaning when no word matches exactly', async () => {
