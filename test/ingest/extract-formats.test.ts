@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import CFB from 'cfb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chunkContextText, chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { createExtractor } from '../../daemon/ingest/extract/index.ts';
 import { failureOf } from '../support/extraction-failure.ts';
 import {
@@ -88,9 +89,30 @@ describe('PPTX', () => {
     ]);
     const document = await extractor.extractBuffer(pptx, 'deck.pptx');
     expect(document.pages.map((page) => [page.page, page.text])).toEqual([
-      [1, 'Opening\nWelcome aboard the ferry\n\nNotes:\nSmile and wave'],
+      [1, '# Opening\nWelcome aboard the ferry\n\nNotes:\nSmile and wave'],
       [2, 'Safety\nLife jackets are under the seats\n\nNotes:\nPoint at the seats'],
     ]);
+  });
+
+  it("puts every slide under the deck's title, the first slide's short first line", async () => {
+    const pptx = await buildPptx([
+      { title: 'Harbour Ferry Service', body: 'Spring 2026', notes: '' },
+      { title: 'Tickets', body: 'A return costs 12 pounds.', notes: '' },
+    ]);
+    const chunks = chunkDocument(await extractor.extractBuffer(pptx, 'deck.pptx'));
+    expect(chunks.map((chunk) => [chunk.page, chunk.headings])).toEqual([
+      [1, ['Harbour Ferry Service']],
+      [2, ['Harbour Ferry Service']],
+    ]);
+    expect(chunkContextText(chunks[1]!)).toBe('Harbour Ferry Service\nTickets\nA return costs 12 pounds.');
+
+    // A first slide that opens with a sentence titles nothing.
+    const untitled = await buildPptx([
+      { title: 'Tickets cost 12 pounds.', body: 'Buy them aboard', notes: '' },
+    ]);
+    expect((await extractor.extractBuffer(untitled, 'plain.pptx')).pages[0]?.text).toBe(
+      'Tickets cost 12 pounds.\nBuy them aboard',
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chunkDocument } from '../../daemon/ingest/chunk.ts';
 import { createExtractor } from '../../daemon/ingest/extract/index.ts';
 import { readPowerPoint } from '../../daemon/ingest/extract/ppt.ts';
 import { corpusOrSkip } from '../support/corpus.ts';
@@ -47,12 +48,17 @@ describe('readPowerPoint on presentations built record by record', () => {
     ]);
   });
 
-  it('is what the extractor gives for a .ppt: one page per slide', async () => {
+  it("is what the extractor gives for a .ppt: one page per slide, each under the deck's title", async () => {
     const extractor = createExtractor(1);
     try {
       const document = await extractor.extractBuffer(presentation, 'review.ppt');
       expect(document.pages.map((page) => page.page)).toEqual([1, 2, 3]);
-      expect(document.pages[1]?.text).toContain('Hire two engineers');
+      expect(document.pages[1]?.text).toBe('## Next steps\nHire two engineers');
+      expect(chunkDocument(document).map((chunk) => chunk.headings)).toEqual([
+        ['Quarterly review'],
+        ['Quarterly review', 'Next steps'],
+        ['Quarterly review', 'Next steps'],
+      ]);
     } finally {
       await extractor.close();
     }
