@@ -22,7 +22,7 @@ export interface Candidate {
   stems: Set<string>;
   /** Kept between queries with the passage's reading (reading-cache.ts), so read-only. */
   sequence: readonly string[];
-  /** What the sentence leans on: the sentence before it and the title it sits under. */
+  /** What the sentence leans on: the sentence before it, the title and the headings it sits under. */
   previous: Set<string>;
   next: Set<string>;
   /** The passage's next sentence or line, however short: the value after a `label:`. */
@@ -52,6 +52,9 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const candidates: Candidate[] = [];
   for (const passage of passages) {
     const { split, title, titleStems, headings } = readPassage(passage);
+    // The headings the passage sits under in its document (a deck's title over each slide) name what its
+    // sentences are about, as the title line it opens with does.
+    const subjectStems = contentStems((passage.headings ?? []).join('\n'));
     let position = 0;
     split.forEach((sentence, index) => {
       if (!firstTime(sentence)) return;
@@ -65,6 +68,7 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         previous: new Set([
           ...(split[index - 1]?.stems ?? []),
           ...(sentence.text === title ? [] : titleStems),
+          ...subjectStems,
         ]),
         next: new Set(split[index + 1]?.stems ?? []),
         ...(sentence.listed === undefined ? {} : { listed: sentence.listed }),

@@ -6,9 +6,10 @@ import type { Passage } from '../retrieve/index.ts';
  * A retrieved passage handed to the responder, as it reads it; `number` is how the reply cites it (`[number]`).
  * The passage is given as retrieval returned it, numbered, not copied into another shape.
  */
-export type ContextPassage = Pick<Passage, 'sourceId' | 'sourceName' | 'page' | 'text' | 'url' | 'score'> & {
-  number: number;
-};
+export type ContextPassage = Pick<Passage, 'sourceId' | 'sourceName' | 'page' | 'text' | 'url' | 'score'> &
+  Partial<Pick<Passage, 'headings'>> & {
+    number: number;
+  };
 
 export interface HistoryMessage {
   role: 'user' | 'assistant';

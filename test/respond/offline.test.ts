@@ -1011,3 +1011,34 @@ describe('offline titles', () => {
     expect(title.split(' ').length).toBeLessThanOrEqual(8);
   });
 });
+
+describe('the headings a passage sits under in its document', () => {
+  const deck = (page: number, text: string, score: number): ContextPassage => ({
+    number: page === 7 ? 1 : 2,
+    sourceName: 'capstone.pptx',
+    sourceId: 'src_deck',
+    page,
+    text,
+    headings: ['Music Sound Interpreter'],
+    score,
+  });
+
+  it("are what its sentences are about: a slide answers for the deck's title it does not repeat", () => {
+    // The slide naming the deck still leads; the slide that answers is no longer left out as off the subject.
+    const reply = composeReply('Which colours should the Music Sound Interpreter avoid?', [
+      deck(
+        7,
+        'The Solution: My Project\n- Lap pad that hears music, then lights up on one side and hums on the other\n' +
+          '- Plays recorded cheers such as: “Great job!”\n- Using the Music Sound Interpreter,\nshe will join her groups',
+        0.46,
+      ),
+      deck(
+        13,
+        'Effect Specs\n- Uses calming colors such as pink, purple and green\n- Avoid using red, yellow, and orange\n' +
+          '- Uses smooth visual components\n- No fast-blinking lights',
+        0.42,
+      ),
+    ]);
+    expect(reply.text).toContain('Avoid using red, yellow, and orange. [2]');
+  });
+});
