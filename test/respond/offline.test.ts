@@ -262,13 +262,18 @@ describe('offline responder', () => {
         'changed with a style mapping for `strike`.\n\n#### Italic\n\nBy default, italic text is wrapped in `<em>` ' +
         'tags. To wrap italic text in `<strong>` tags instead, map `i` to `strong`.',
     );
-    const strikethrough =
-      'By default, strikethrough text is wrapped in `<s>` tags. This behaviour can be changed with a style mapping ' +
-      'for `strike`. [1]';
-    expect(composeReply('What tag does Mammoth wrap strikethrough text in?', [readMe]).text).toBe(
+    const strikethrough = /^By default, strikethrough text is wrapped in `<s>` tags\.(?!.*italic)/;
+    expect(composeReply('What tag does Mammoth wrap strikethrough text in?', [readMe]).text).toMatch(
       strikethrough,
     );
-    expect(composeReply('Which tags is strikethrough text wrapped in?', [readMe]).text).toBe(strikethrough);
+    expect(composeReply('Which tags is strikethrough text wrapped in?', [readMe]).text).toMatch(
+      strikethrough,
+    );
+    // Unsure, it brings the next sentence of the section along, not the italic one after it.
+    expect(composeReply('Can I change the tags strikethrough text is wrapped in?', [readMe]).text).toBe(
+      'By default, strikethrough text is wrapped in `<s>` tags. This behaviour can be changed with a style mapping ' +
+        'for `strike`. [1]',
+    );
     // A section the question names too is quoted from.
     expect(composeReply('Which tags are strikethrough and italic text wrapped in?', [readMe]).text).toMatch(
       /italic/,
