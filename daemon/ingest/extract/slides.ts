@@ -28,12 +28,12 @@ export async function readPresentationXml(bytes: Uint8Array, fileName: string): 
     throw ExtractionError.cannotRead(fileName, 'corrupt', DAMAGED, error);
   }
   return asDeck(
-    slides.map((slide, index): ExtractedPage => {
+    slides.map((slide, index): Slide => {
       const page = slide.metadata?.slideNumber ?? index + 1;
       const notes = (slide.notes ?? [])
         .flatMap((note) => note.children ?? [])
         .filter((node) => !isSlideNumber(node, page));
-      return { page, text: withNotes(render(slide.children ?? []), render(notes)) };
+      return { page, text: render(slide.children ?? []), notes: render(notes) };
     }),
   );
 }
@@ -41,38 +41,47 @@ export async function readPresentationXml(bytes: Uint8Array, fileName: string): 
 /** PowerPoint 97-2003, read with our own record reader: no maintained npm package reads it. */
 export function readPresentation(bytes: Uint8Array, fileName: string): ExtractedDocument {
   try {
-    return asDeck(
-      readPowerPoint(bytes).map((slide, index) => ({
-        page: index + 1,
-        text: withNotes(slide.text, slide.notes),
-      })),
-    );
+    return asDeck(readPowerPoint(bytes).map((slide, index) => ({ page: index + 1, ...slide })));
   } catch (error) {
     throw ExtractionError.cannotRead(fileName, 'corrupt', DAMAGED, error);
   }
 }
 
+interface Slide {
+  page: number;
+  text: string;
+  notes: string;
+}
+
+/** One page per slide, its speaker notes after its text, the slides under the deck's title (`underDeckTitle`). */
+function asDeck(slides: Slide[]): ExtractedDocument {
+  const texts = underDeckTitle(slides.map((slide) => slide.text));
+  return {
+    pages: slides.map(
+      (slide, index): ExtractedPage => ({
+        page: slide.page,
+        text: withNotes(texts[index]!, slide.notes),
+      }),
+    ),
+  };
+}
+
 /**
- * The slides under the deck's title: its first slide's title, or that slide's first line when short and without a
- * final stop (a title slide's text, which few decks mark as a title placeholder), becomes the document's heading, and
- * the other slides' titles the sections under it. Every slide's passages then carry what the deck is about: "Which
- * colours should the Music Sound Interpreter avoid?" is answered by a slide that names only "calming colors", in a
- * deck whose title slide is "Music Sound Interpreter".
+ * The slides' texts under the deck's title: the first slide's title, or that slide's first line when short and
+ * without a final stop (a title slide's text, which few decks mark as a title placeholder), becomes the document's
+ * heading, and the other slides' titles the sections under it. Every slide's passages then carry what the deck is
+ * about: "Which colours should the Music Sound Interpreter avoid?" is answered by a slide that names only "calming
+ * colors", in a deck whose title slide is "Music Sound Interpreter".
  */
-function asDeck(pages: ExtractedPage[]): ExtractedDocument {
-  const [first, ...others] = pages;
-  if (first === undefined) return { pages };
-  const lines = first.text.split('\n');
+function underDeckTitle(texts: string[]): string[] {
+  const [first, ...others] = texts;
+  if (first === undefined) return texts;
+  const lines = first.split('\n');
   const titleAt = lines.findIndex((line) => HEADING_LINE.test(line));
   const title = titleAt >= 0 ? lines[titleAt]!.replace(HEADING_LINE, '') : lines[0]!;
-  if (titleAt < 0 && !isTitleLine(title)) return { pages };
+  if (titleAt < 0 && !isTitleLine(title)) return texts;
   const opened = [`# ${title}`, ...lines.filter((_, index) => index !== Math.max(titleAt, 0))];
-  return {
-    pages: [
-      { ...first, text: opened.join('\n') },
-      ...others.map((page) => ({ ...page, text: page.text.replace(/^(#{1,5}) /gm, '#$1 ') })),
-    ],
-  };
+  return [opened.join('\n'), ...others.map((text) => text.replace(/^(#{1,5}) /gm, '#$1 '))];
 }
 
 const HEADING_LINE = /^#{1,6} /;
