@@ -192,15 +192,23 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
 }
 
 /**
- * What a label ("Deadline for submission:") introduces in the sentence or line after it, quoted with it in a reply;
+ * What a label ("Deadline for submission:", or a sentence ending where its object should be) introduces in the
+ * sentence or line after it, quoted with it in a reply;
  * and what answers a question the document asks itself ("Motivation – Why ROOT ?", an FAQ's question), unless
  * another question follows it (a slide listing what it will cover).
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
   if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
+  if (INTRODUCES_WHAT_FOLLOWS.test(sentence)) return following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
+
+/**
+ * A sentence ending where its object should be, which a page puts after it as a list or a row of logos: "rentalo is
+ * recommended by." and "National geografic traveler, Travel leisure, The New York Times".
+ */
+const INTRODUCES_WHAT_FOLLOWS = /\b(?:by|such as|including|includes?)\.$/i;
 
 /** What a sentence says as a reply quotes it: with the value or answer after it (`labelledValue`). */
 export function saidBy(candidate: Candidate): string {

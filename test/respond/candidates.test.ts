@@ -97,6 +97,17 @@ describe('labelledValue', () => {
     );
   });
 
+  it('is what follows a sentence ending where its object should be, as a page puts a row of names after it', () => {
+    const page =
+      'Lakeview is recommended by. National Geographic Traveler, Travel Leisure, The New York Times';
+    expect(introduced(page, 'Lakeview')).toBe(
+      'National Geographic Traveler, Travel Leisure, The New York Times',
+    );
+    expect(introduced('Formats such as. Word and PDF are read.', 'Formats')).toBe('Word and PDF are read.');
+    // A sentence ending in "by" as a word of its own is whole.
+    expect(introduced('The bridge stands nearby. It was built in 1890.', 'The bridge')).toBeUndefined();
+  });
+
   it('is nothing after a plain sentence, or for a question another question follows', () => {
     expect(introduced('The game was played in 2016. It was cold.', 'The game')).toBeUndefined();
     expect(
