@@ -98,7 +98,8 @@ function respelled(word: string, rules: readonly SpellingRule[]): string | undef
 
 /**
  * The text followed by the other spellings of its words, for a full-text search, which then finds a passage
- * written in either. A spelling no passage holds matches nothing and weighs nothing.
+ * written in either. A spelling no passage holds matches nothing and weighs nothing. The words are the caller's
+ * reading of the text (text/words.ts `words`), which cannot be imported here: words.ts reads this file.
  */
 export function withOtherSpellings(text: string, words: readonly string[]): string {
   const others = new Set<string>();
