@@ -113,6 +113,11 @@ describe('PPTX', () => {
     expect((await extractor.extractBuffer(untitled, 'plain.pptx')).pages[0]?.text).toBe(
       'Tickets cost 12 pounds.\nBuy them aboard',
     );
+    // Nor does one that opens with a list's item.
+    const listed = await buildPptx([{ title: '- Tickets', body: 'Buy them aboard', notes: '' }]);
+    expect((await extractor.extractBuffer(listed, 'list.pptx')).pages[0]?.text).toBe(
+      '- Tickets\nBuy them aboard',
+    );
   });
 });
 

@@ -85,12 +85,17 @@ function underDeckTitle(texts: string[]): string[] {
 }
 
 const HEADING_LINE = /^#{1,6} /;
-/** A title slide's title is a few words; a longer first line is the slide's text. */
+/** A title slide's title is a few words; a longer first line, or a list's item, is the slide's text. */
 const TITLE_WORDS = 12;
 
 function isTitleLine(line: string): boolean {
   const trimmed = line.trim();
-  return trimmed !== '' && trimmed.split(/\s+/).length <= TITLE_WORDS && !/[.!?:;,]$/.test(trimmed);
+  return (
+    trimmed !== '' &&
+    trimmed.split(/\s+/).length <= TITLE_WORDS &&
+    !/[.!?:;,]$/.test(trimmed) &&
+    !/^[-*•]\s/.test(trimmed)
+  );
 }
 
 function withNotes(text: string, notes: string): string {
