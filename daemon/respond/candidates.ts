@@ -95,6 +95,11 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   return candidates;
 }
 
+/** Whether a sentence is `offset` places from another in their passage: 1 the next, -1 the one before, 0 itself. */
+export function placedFrom(candidate: Candidate, from: Candidate, offset: number): boolean {
+  return candidate.passage.number === from.passage.number && candidate.position === from.position + offset;
+}
+
 /** The source a sentence comes from. */
 export function sourceOf(candidate: Candidate): string {
   return candidate.passage.sourceId;
@@ -305,9 +310,7 @@ function listedItem(sentence: string): string {
  */
 export function labelOf(value: Candidate, candidates: () => readonly Candidate[]): Candidate | undefined {
   if (!FENCE.test(value.sentence) && wordCount(value.sentence) > LABELLED_VALUE_WORDS) return undefined;
-  const label = candidates().find(
-    (other) => other.passage.number === value.passage.number && other.position === value.position - 1,
-  );
+  const label = candidates().find((other) => placedFrom(other, value, -1));
   return label?.sentence.endsWith(':') && introduces(label, value) ? label : undefined;
 }
 

@@ -11,6 +11,7 @@ import {
   type Heading,
   labelledValue,
   labelOf,
+  placedFrom,
   repeats,
   sectionOf,
   sourceOf,
@@ -235,10 +236,7 @@ export function rankReply(
 function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
   const best = findings[0]?.candidate;
   if (!best) return undefined;
-  const next = findings.find(
-    ({ candidate }) =>
-      candidate.passage.number === best.passage.number && candidate.position === best.position + 1,
-  )?.candidate;
+  const next = findings.find(({ candidate }) => placedFrom(candidate, best, 1))?.candidate;
   if (!next || LIST_ITEM.test(next.sentence) || repeats(next, best)) return undefined;
   const run = `${best.sentence} ${next.sentence}`;
   const paragraph = paragraphs(best.passage.text)
@@ -371,7 +369,8 @@ export function composeFindings(
     ...supportingFindings(findings, best, composition, { closing, otherSections }),
   ].map(({ candidate }) => labelOf(candidate, candidates) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
-    (candidate, index, all) => all.findIndex((other) => sameSentence(other, candidate)) === index,
+    // One sentence of one passage, however many times it was read.
+    (candidate, index, all) => all.findIndex((other) => placedFrom(other, candidate, 0)) === index,
   );
   return cite(
     passages,
@@ -505,11 +504,6 @@ function quoted(candidate: Candidate): string {
     ),
   );
   return text.endsWith('\n') ? text : withFullStop(text);
-}
-
-/** One sentence of one passage, however many times it was read. */
-function sameSentence(first: Candidate, second: Candidate): boolean {
-  return first.passage.number === second.passage.number && first.position === second.position;
 }
 
 /** The document's own bracketed reference numbers: "[7]", "[3, 4]", "[2–5]". */
