@@ -92,6 +92,12 @@ export interface Composition {
    * answer brings along sentences about the question, not ones sharing a word with it from another source.
    */
   supportingScore: number;
+  /**
+   * A passage the retriever scored within this of the first nearly ties it, and retrieval cannot tell which of
+   * the two answers: the reply quotes the best sentence of such a passage too, when it holds some of the question.
+   * On the retriever's scale, so chosen with the retriever's scores.
+   */
+  tiedPassageGap: number;
 }
 
 export interface OfflineReply {
@@ -364,9 +370,10 @@ export function composeFindings(
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
   let read: Candidate[] | undefined;
   const candidates = () => (read ??= candidateSentences(relevantPassages(passages)));
+  const answering = [best, ...supportingFindings(findings, best, composition, { closing, otherSections })];
   const quotedWithLabels = [
-    best,
-    ...supportingFindings(findings, best, composition, { closing, otherSections }),
+    ...answering,
+    ...tiedPassageFinding(relevantPassages(passages), findings, answering, composition.tiedPassageGap),
   ].map(({ candidate }) => labelOf(candidate, candidates) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     // One sentence of one passage, however many times it was read.
@@ -422,6 +429,26 @@ function supportingFindings(
     budget -= length;
   }
   return chosen.slice(1);
+}
+
+/**
+ * The best sentence of the passage that nearly ties the first and is not quoted yet (`tiedPassageGap`), when it
+ * holds some of the question and says something else.
+ */
+function tiedPassageFinding(
+  passages: ContextPassage[],
+  findings: Finding[],
+  chosen: Finding[],
+  gap: number,
+): Finding[] {
+  const top = Math.max(...passages.map((passage) => passage.score));
+  const quoted = new Set(chosen.map((finding) => finding.candidate.passage.number));
+  const tied = passages
+    .filter((passage) => passage.score >= top - gap && !quoted.has(passage.number))
+    .sort((left, right) => right.score - left.score)[0];
+  const finding = tied && findings.find((other) => other.candidate.passage.number === tied.number);
+  if (!finding || finding.coverage === 0) return [];
+  return chosen.some((other) => repeats(finding.candidate, other.candidate)) ? [] : [finding];
 }
 
 /**
