@@ -215,6 +215,18 @@ export function labelledValue(candidate: Candidate): string | undefined {
  */
 const INTRODUCES_WHAT_FOLLOWS = /\b(?:by|such as|including|includes?)\.$/i;
 
+/**
+ * A label whose passage holds no value after it ("Rentalo certified & recommended by:" over a row of logos): a
+ * fragment, which says nothing a reply could open with.
+ */
+export function labelsNothing(candidate: Candidate): boolean {
+  const { sentence } = candidate;
+  return (
+    (sentence.endsWith(':') || INTRODUCES_WHAT_FOLLOWS.test(sentence)) &&
+    labelledValue(candidate) === undefined
+  );
+}
+
 /** What a sentence says as a reply quotes it: with the value or answer after it (`labelledValue`). */
 export function saidBy(candidate: Candidate): string {
   const value = labelledValue(candidate);

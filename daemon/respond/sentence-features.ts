@@ -3,7 +3,14 @@ import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
-import { type Candidate, candidateSentences, holdsOrLeansOn, saidBy, sourceOf } from './candidates.ts';
+import {
+  type Candidate,
+  candidateSentences,
+  holdsOrLeansOn,
+  labelsNothing,
+  saidBy,
+  sourceOf,
+} from './candidates.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -77,6 +84,7 @@ export function featureRows(
  * for "When was 4.0.0 released?"), else it only names a topic.
  */
 function competes(question: Question, candidate: Candidate): boolean {
+  if (labelsNothing(candidate)) return false;
   if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
   if (!candidate.heading) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them.

@@ -3,6 +3,7 @@ import { candidateSentences, sectionOf } from '../../daemon/respond/candidates.t
 import type { Finding } from '../../daemon/respond/extract.ts';
 import { createResponder } from '../../daemon/respond/index.ts';
 import {
+  type Composition,
   composeFindings,
   composeReply,
   notFoundReply,
@@ -35,6 +36,22 @@ const passages: ContextPassage[] = [
     score: 0.31,
   },
 ];
+
+/**
+ * A composition whose answerability takes every question, so only the composition is under test: unsure below 0.9,
+ * up to three sentences and 80 words, any sentence holding some of the question supporting.
+ */
+function answeringAll(overrides: Partial<Composition> = {}): Composition {
+  return {
+    answerability: { weights: [], bias: 0 },
+    confidence: 0.9,
+    longestReplyWords: 80,
+    mostSentences: 3,
+    supportingScore: 0,
+    tiedPassageGap: 0,
+    ...overrides,
+  };
+}
 
 /** A source's one passage, retrieved first. */
 function firstPassage(sourceName: string, text: string): ContextPassage {
@@ -123,14 +140,7 @@ describe('offline responder', () => {
     const [first, second] = candidateSentences([passages[0]!]);
     const later: ContextPassage = { ...passages[0]!, number: 2, score: 0.5, text: second!.sentence };
     const [best] = candidateSentences([later]);
-    const composition = {
-      answerability: { weights: [], bias: 0 },
-      confidence: 0.99,
-      longestReplyWords: 80,
-      mostSentences: 2,
-      supportingScore: 0,
-      tiedPassageGap: 0,
-    };
+    const composition = answeringAll({ confidence: 0.99, mostSentences: 2 });
     const findings = [
       { candidate: best!, score: 2, coverage: 1 },
       { candidate: first!, score: 1.5, coverage: 0.5 },
@@ -161,16 +171,7 @@ describe('offline responder', () => {
 
   it('lets a sure answer stand alone and brings the next likeliest sentences along an unsure one', () => {
     const [first, second, third] = candidateSentences([passages[0]!]);
-    // An answerability that takes every question: only the composition is under test.
-    const answerability = { weights: [], bias: 0 };
-    const composition = {
-      answerability,
-      confidence: 0.9,
-      longestReplyWords: 80,
-      mostSentences: 3,
-      supportingScore: 0,
-      tiedPassageGap: 0,
-    };
+    const composition = answeringAll();
     const ranked = (findings: Finding[]) => ({ findings, features: [] });
     const sure = [
       { candidate: first!, score: 9, coverage: 1 },
@@ -202,14 +203,7 @@ describe('offline responder', () => {
       score: 0.9,
     };
     const [other] = candidateSentences([nearly]);
-    const composition = {
-      answerability: { weights: [], bias: 0 },
-      confidence: 0.9,
-      longestReplyWords: 80,
-      mostSentences: 3,
-      supportingScore: 0,
-      tiedPassageGap: 0.05,
-    };
+    const composition = answeringAll({ tiedPassageGap: 0.05 });
     const ranked = (coverage: number) => ({
       findings: [
         { candidate: first!, score: 9, coverage: 1 },
@@ -412,6 +406,21 @@ describe('offline responder', () => {
     );
   });
 
+  it('never opens with a label whose value its passage does not hold', () => {
+    const page = firstPassage(
+      'harbour.html',
+      'Harbour tours run daily from the north quay.\n\nHarbour tours certified and recommended by:',
+    );
+    const guide: ContextPassage = {
+      ...firstPassage('guide.md', 'The Lonely Planet guide recommends the harbour tours for families.'),
+      number: 2,
+      score: 0.5,
+    };
+    const reply = composeReply('Who recommends the harbour tours?', [page, guide]).text;
+    expect(reply).not.toMatch(/recommended by:/);
+    expect(reply).toMatch(/Lonely Planet/);
+  });
+
   it('quotes a label with the value on its next line, and that value not again', () => {
     const readMe: ContextPassage = {
       number: 1,
@@ -422,14 +431,7 @@ describe('offline responder', () => {
       score: 0.6,
     };
     const [label, value, other] = candidateSentences([readMe]);
-    const composition = {
-      answerability: { weights: [], bias: 0 },
-      confidence: 1,
-      longestReplyWords: 80,
-      mostSentences: 3,
-      supportingScore: 0,
-      tiedPassageGap: 0,
-    };
+    const composition = answeringAll({ confidence: 1 });
     const findings = [label!, value!, other!].map((candidate) => ({ candidate, score: 1, coverage: 0.5 }));
     expect(composeFindings([readMe], { findings, features: [] }, composition).text).toBe(
       'In a script, harbourctl is started in the usual way: harbourctl start --quay north. It stops with the tide. [1]',
