@@ -373,7 +373,7 @@ export function composeFindings(
   const answering = [best, ...supportingFindings(findings, best, composition, { closing, otherSections })];
   const quotedWithLabels = [
     ...answering,
-    ...tiedPassageFinding(relevantPassages(passages), findings, answering, composition.tiedPassageGap),
+    ...tiedPassageFindings(relevantPassages(passages), findings, answering, composition.tiedPassageGap),
   ].map(({ candidate }) => labelOf(candidate, candidates) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     // One sentence of one passage, however many times it was read.
@@ -432,10 +432,11 @@ function supportingFindings(
 }
 
 /**
- * The best sentence of the passage that nearly ties the first and is not quoted yet (`tiedPassageGap`), when it
- * holds some of the question and says something else.
+ * The best sentence of each passage that nearly ties the first and is not quoted yet (`tiedPassageGap`), the
+ * closest first and at most `MOST_TIED_PASSAGES` of them, when it holds some of the question and says something
+ * else.
  */
-function tiedPassageFinding(
+function tiedPassageFindings(
   passages: ContextPassage[],
   findings: Finding[],
   chosen: Finding[],
@@ -445,11 +446,23 @@ function tiedPassageFinding(
   const quoted = new Set(chosen.map((finding) => finding.candidate.passage.number));
   const tied = passages
     .filter((passage) => passage.score >= top - gap && !quoted.has(passage.number))
-    .sort((left, right) => right.score - left.score)[0];
-  const finding = tied && findings.find((other) => other.candidate.passage.number === tied.number);
-  if (!finding || finding.coverage === 0) return [];
-  return chosen.some((other) => repeats(finding.candidate, other.candidate)) ? [] : [finding];
+    .sort((left, right) => right.score - left.score);
+  const added: Finding[] = [];
+  for (const passage of tied) {
+    if (added.length === MOST_TIED_PASSAGES) break;
+    const finding = findings.find((other) => other.candidate.passage.number === passage.number);
+    if (!finding || finding.coverage === 0) continue;
+    if (![...chosen, ...added].some((other) => repeats(finding.candidate, other.candidate)))
+      added.push(finding);
+  }
+  return added;
 }
+
+/**
+ * Over the 5,397 SQuAD questions of the shared half, quoting the best sentence of one tied passage held the answer
+ * for 0.830 of replies, of two 0.836, of every one 0.840: more for replies of up to 350 words (from 190).
+ */
+const MOST_TIED_PASSAGES = 2;
 
 /**
  * Sentences of one source, followed once by the source's number in the reply's sources: the first chosen (the

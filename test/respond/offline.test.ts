@@ -192,31 +192,39 @@ describe('offline responder', () => {
     expect(composeFindings(passages, ranked(unsure), floored).text).toBe(`${first!.sentence} [1]`);
   });
 
-  it('quotes the best sentence of a passage retrieval scored nearly as high as the first, beside a sure answer', () => {
+  it('quotes the best sentences of two passages retrieval scored nearly as high as the first, beside a sure answer', () => {
     const [first] = candidateSentences([passages[0]!]);
-    const nearly: ContextPassage = {
-      number: 2,
-      sourceName: 'programme.md',
-      sourceId: 'src_programme',
+    const programme = (number: number, text: string, score: number): ContextPassage => ({
+      number,
+      sourceName: `programme-${number}.md`,
+      sourceId: `src_programme_${number}`,
       page: 1,
-      text: 'The championship game drew 111.9 million viewers.',
-      score: 0.9,
-    };
-    const [other] = candidateSentences([nearly]);
-    const composition = answeringAll({ tiedPassageGap: 0.05 });
-    const ranked = (coverage: number) => ({
-      findings: [
-        { candidate: first!, score: 9, coverage: 1 },
-        { candidate: other!, score: 1, coverage },
-      ],
-      features: [],
+      text,
+      score,
     });
-    const reply = (score: number, coverage = 0.5) =>
-      composeFindings([passages[0]!, { ...nearly, score }], ranked(coverage), composition).text;
-    expect(reply(0.9)).toBe(`${first!.sentence} [1] ${other!.sentence} [2]`);
-    // Scored well below the first, it is left out, as is one holding none of the question.
-    expect(reply(0.8)).toBe(`${first!.sentence} [1]`);
-    expect(reply(0.9, 0)).toBe(`${first!.sentence} [1]`);
+    const nearly = [
+      programme(2, 'The championship game drew 111.9 million viewers.', 0.9),
+      programme(3, 'The halftime show of the game featured Coldplay.', 0.9),
+      programme(4, 'Tickets to the game sold for 4,957 dollars on average.', 0.89),
+    ];
+    const [viewers, halftime, tickets] = nearly.map((passage) => candidateSentences([passage])[0]!);
+    const reply = (gap: number, coverage = 0.5) =>
+      composeFindings(
+        [passages[0]!, ...nearly],
+        {
+          findings: [
+            { candidate: first!, score: 9, coverage: 1 },
+            ...[viewers!, halftime!, tickets!].map((candidate) => ({ candidate, score: 1, coverage })),
+          ],
+          features: [],
+        },
+        answeringAll({ tiedPassageGap: gap }),
+      ).text;
+    // The third passage within the gap is left out.
+    expect(reply(0.05)).toBe(`${first!.sentence} [1] ${viewers!.sentence} [2] ${halftime!.sentence} [3]`);
+    // Passages scored further below the first are left out, as are sentences holding none of the question.
+    expect(reply(0.01)).toBe(`${first!.sentence} [1]`);
+    expect(reply(0.05, 0)).toBe(`${first!.sentence} [1]`);
   });
 
   it('quotes the short sentence closing the best one beside a sure answer, and no other', () => {
