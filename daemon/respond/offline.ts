@@ -367,13 +367,14 @@ export function composeFindings(
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
   if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
+  const relevant = relevantPassages(passages);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
   let read: Candidate[] | undefined;
-  const candidates = () => (read ??= candidateSentences(relevantPassages(passages)));
+  const candidates = () => (read ??= candidateSentences(relevant));
   const answering = [best, ...supportingFindings(findings, best, composition, { closing, otherSections })];
   const quotedWithLabels = [
     ...answering,
-    ...tiedPassageFindings(relevantPassages(passages), findings, answering, composition.tiedPassageGap),
+    ...tiedPassageFindings(relevant, findings, answering, composition.tiedPassageGap),
   ].map(({ candidate }) => labelOf(candidate, candidates) ?? candidate);
   const chosen = [...(title ? [title] : []), ...quotedWithLabels].filter(
     // One sentence of one passage, however many times it was read.
