@@ -37,10 +37,26 @@ export function contentStems(text: string): string[] {
  */
 const ABBREVIATION_PLURAL = /\b(\p{Lu}{2,})s\b/gu;
 
+/**
+ * A word with a letter before a hyphen ("e-mail", "X-ray"), as one word: it is spelled without the hyphen as often
+ * ("email"), and alone the letter meets nothing.
+ */
+const LETTER_PREFIXED = /(?<![\p{L}\p{N}])(\p{L})-(\p{L}{2,})/gu;
+
 function wordStems(text: string): string[] {
-  return words(text.replace(ABBREVIATION_PLURAL, '$1').replace(IDENTIFIER, withParts))
-    .filter((word) => !isStopWord(word))
+  return words(
+    text.replace(ABBREVIATION_PLURAL, '$1').replace(IDENTIFIER, withParts).replace(LETTER_PREFIXED, '$1$2'),
+  )
+    .filter((word, index, all) => !isStopWord(word) || namesNamesake(word, all[index + 1]))
     .map(term);
+}
+
+/**
+ * "Named after" and "named for" ask who or what a thing takes its name from: the sentence answering says "named
+ * after" too ("Who was Stevens Pass named after?"), so "named" is no frame there.
+ */
+function namesNamesake(word: string, next: string | undefined): boolean {
+  return word === 'named' && (next === 'after' || next === 'for');
 }
 
 /**

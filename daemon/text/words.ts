@@ -127,17 +127,34 @@ wrote:write`
 );
 
 /**
- * The key words are matched by when comparing texts: their stem without a final "e", so that "release",
- * "released" and "releases" meet, as "license" and "licensed" do (`stem` alone cannot change: the embedder's
- * stored vectors are made of it), and without a doubled final consonant (`DOUBLED_ENDING`); an irregular verb's
- * past forms as its base; a British spelling as the American one (spelling.ts).
+ * The key words are matched by when comparing texts: a number written as a word as its digits (`NUMERALS`); else
+ * their stem without a final "e", so that "release", "released" and "releases" meet, as "license" and "licensed"
+ * do (`stem` alone cannot change: the embedder's stored vectors are made of it), and without a doubled final
+ * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base; a British spelling as the American one
+ * (spelling.ts).
  */
 export function term(word: string): string {
+  const numeral = NUMERALS.get(word);
+  if (numeral !== undefined) return numeral;
   const stemmed = stem(IRREGULAR_FORMS.get(word) ?? americanSpelling(word));
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');
 }
+
+/**
+ * Numbers written as words, as their digits: "five sacks in nine games" is "5 sacks in just 9 starts". Not "one",
+ * which is as often no number ("one of the", "the one that").
+ */
+const NUMERALS = new Map<string, string>([
+  ...`two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+eighteen nineteen twenty`
+    .split(/\s+/)
+    .map((word, index): [string, string] => [word, String(index + 2)]),
+  ...'thirty forty fifty sixty seventy eighty ninety'
+    .split(' ')
+    .map((word, index): [string, string] => [word, String(30 + 10 * index)]),
+]);
 
 /**
  * A doubled final consonant, which `stem` leaves where "-ing" or "-ed" doubled it ("setting", "stopped"): as one,

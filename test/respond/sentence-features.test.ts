@@ -152,4 +152,22 @@ describe('content stems', () => {
     expect(contentStems('eBay, jQuery and the iPhone')).toEqual(['ebay', 'jquery', 'iphon']);
     expect(contentStems('überCool')).toEqual(['ubercool', 'uber', 'cool']);
   });
+
+  it('reads a word with a letter before a hyphen as the word spelled without it', () => {
+    expect(contentStems('the Western Union e-mail')).toEqual(['western', 'union', 'email']);
+    expect(contentStems('an email and an X-ray')).toEqual(['email', 'xray']);
+    expect(contentStems('a B-52 over the A-10')).toEqual(['b', '52', '10']);
+  });
+
+  it('reads a number written as a word as its digits', () => {
+    expect(contentStems('Who had five sacks in nine games?')).toEqual(['5', 'sack', '9', 'gam']);
+    expect(contentStems('twenty-two of forty')).toEqual(['20', '2', '40']);
+    expect(contentStems('the one that had won')).toEqual(['win']);
+  });
+
+  it('keeps "named" where a question asks what a thing was named after, and drops it elsewhere', () => {
+    expect(contentStems('Who was Stevens Pass named after?')).toEqual(['steven', 'pass', 'nam']);
+    expect(contentStems('The pass was named for John Frank Stevens.')).toContain('nam');
+    expect(contentStems('What was the pass named?')).toEqual(['pass']);
+  });
 });
