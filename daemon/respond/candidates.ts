@@ -10,6 +10,7 @@ import {
   textAndCode,
 } from '../text/sentences.ts';
 import { isStopWord, wordCount, words } from '../text/words.ts';
+import { withAcronyms } from './acronyms.ts';
 import { contentStems } from './content-words.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -40,7 +41,8 @@ export interface Candidate {
  * The whole sentences of the passages, each once: chunks overlap, and a sentence cut at a chunk's edge reads
  * badly and is whole in the neighbouring chunk. A Markdown heading names what a passage's sentences are about:
  * with the sentence before, it is what a sentence leans on. It is a candidate too, without its #'s, after the
- * passage's sentences: in a changelog the heading is the answer ("## Release 4.0.0 - 8/18/2026").
+ * passage's sentences: in a changelog the heading is the answer ("## Release 4.0.0 - 8/18/2026"). Each holds the
+ * acronyms its source defines in their other form too (acronyms.ts).
  */
 export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const seen = new Set<string>();
@@ -92,7 +94,7 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
       });
     }
   }
-  return candidates;
+  return withAcronyms(candidates);
 }
 
 /** Whether a sentence is `offset` places from another in their passage: 1 the next, -1 the one before, 0 itself. */

@@ -1,0 +1,60 @@
+/**
+ * Acronyms a source defines ("the National Football League (NFL)"): a question may ask in the long form what a
+ * sentence says by the acronym ("NFL Commissioner Roger Goodell"), or the other way round.
+ */
+import { isStopWord, term, words } from '../text/words.ts';
+import type { Candidate } from './candidates.ts';
+
+/** Words, then capitals in brackets: "Most Valuable Player (MVP)". Whether the words spell it is `spelledOut`'s. */
+const DEFINITION = /((?:[\p{L}'’-]+[\s,]+){1,12})\((\p{Lu}{2,8})s?\)/gu;
+
+/** The acronyms a text defines, each as its term and the terms of its long form. */
+export function acronymsDefined(text: string): Map<string, string[]> {
+  const defined = new Map<string, string[]>();
+  if (!text.includes('(')) return defined;
+  for (const [, before, acronym] of text.matchAll(DEFINITION)) {
+    const longForm = spelledOut(words(before!), acronym!.toLowerCase());
+    if (longForm !== undefined)
+      defined.set(term(acronym!.toLowerCase()), longForm.filter((word) => !isStopWord(word)).map(term));
+  }
+  return defined;
+}
+
+/**
+ * The words just before an acronym whose initials spell it, last letter first; function words between them
+ * ("Food and Drug Administration") are passed over.
+ */
+function spelledOut(before: string[], letters: string): string[] | undefined {
+  const longForm: string[] = [];
+  let letter = letters.length - 1;
+  for (let index = before.length - 1; index >= 0 && letter >= 0; index--) {
+    const word = before[index]!;
+    if (word[0] === letters[letter]) {
+      longForm.unshift(word);
+      letter--;
+    } else if (!isStopWord(word) || longForm.length === 0) return undefined;
+  }
+  return letter < 0 ? longForm : undefined;
+}
+
+/**
+ * Each candidate holding an acronym its source defines holds the long form's terms too, and one holding every term
+ * of the long form holds the acronym.
+ */
+export function withAcronyms(candidates: Candidate[]): Candidate[] {
+  const bySource = new Map<string, Map<string, string[]>>();
+  for (const candidate of candidates) {
+    const defined = acronymsDefined(candidate.sentence);
+    if (defined.size === 0) continue;
+    const known = bySource.get(candidate.passage.sourceId) ?? new Map<string, string[]>();
+    for (const [acronym, longForm] of defined) known.set(acronym, longForm);
+    bySource.set(candidate.passage.sourceId, known);
+  }
+  for (const candidate of candidates) {
+    for (const [acronym, longForm] of bySource.get(candidate.passage.sourceId) ?? []) {
+      if (candidate.stems.has(acronym)) for (const longTerm of longForm) candidate.stems.add(longTerm);
+      else if (longForm.every((longTerm) => candidate.stems.has(longTerm))) candidate.stems.add(acronym);
+    }
+  }
+  return candidates;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { acronymsDefined } from '../../daemon/respond/acronyms.ts';
+import { candidateSentences } from '../../daemon/respond/candidates.ts';
+import type { ContextPassage } from '../../daemon/respond/types.ts';
+
+describe('acronymsDefined', () => {
+  it.each([
+    ['The National Football League (NFL) champion', [['nfl', ['national', 'footbal', 'leagu']]]],
+    ['the Food and Drug Administration (FDA) said', [['fda', ['food', 'drug', 'administration']]]],
+    ['was named Most Valuable Player (MVP).', [['mvp', ['valuabl', 'player']]]],
+    ['Local Area Networks (LANs) and more', [['lan', ['local', 'area', 'network']]]],
+    ['deoxyribonucleic acid (DNA)', []],
+    ['the game was broadcast (CBS) live', []],
+    ['a plain sentence without brackets', []],
+  ])('%s', (text, defined) => {
+    expect([...acronymsDefined(text)]).toEqual(defined);
+  });
+});
+
+function passage(number: number, sourceId: string, text: string): ContextPassage {
+  return { number, sourceName: `${sourceId}.txt`, sourceId, page: 1, score: 0.5, text };
+}
+
+describe('candidate sentences with the acronyms their source defines', () => {
+  const candidates = candidateSentences([
+    passage(
+      1,
+      'league',
+      'The National Football League (NFL) plays every autumn. The Super Bowl ends its season.',
+    ),
+    passage(
+      2,
+      'league',
+      'NFL Commissioner Roger Goodell praised the game. The National Football League has 32 teams.',
+    ),
+    passage(3, 'other', 'The NFL of this story is a made-up club. Its national league is small.'),
+  ]);
+  const stemsOf = (start: string) =>
+    candidates.find((candidate) => candidate.sentence.startsWith(start))!.stems;
+
+  it('hold the long form where they say the acronym, in any passage of the source', () => {
+    expect([...stemsOf('NFL Commissioner')]).toEqual(
+      expect.arrayContaining(['national', 'footbal', 'leagu']),
+    );
+  });
+
+  it('hold the acronym where they say the long form', () => {
+    expect(stemsOf('The National Football League has')).toContain('nfl');
+  });
+
+  it('leave the sentences of a source that defines no such acronym, and sentences holding neither form', () => {
+    expect(stemsOf('The NFL of this story')).not.toContain('footbal');
+    expect(stemsOf('Its national league')).not.toContain('nfl');
+    expect(stemsOf('The Super Bowl')).not.toContain('nfl');
+  });
+});
