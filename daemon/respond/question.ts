@@ -36,6 +36,7 @@ export function readQuestion(message: string, context?: string): Question {
   const own = contentStems(withPlainVerbs(message));
   for (const term of own) terms.set(term, 1);
   if (asksWhatHappens(message)) terms.delete(term('happens'));
+  if (TAKES_PLACE.test(message)) for (const word of ['take', 'place']) terms.delete(term(word));
   const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked), ...own]);
   const focus = questionFocus(message);
@@ -65,6 +66,13 @@ export const AUXILIARY = '(?:do|does|did|can|could|will|would|should|has|have|ha
 const ASKS_TO_CONFIRM = new RegExp(String.raw`^\W*(?:(?:and|so|but)\s+)?(?:${BE}|${AUXILIARY})\b`, 'i');
 /** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
 const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${WH}\b`, 'iu');
+
+/**
+ * "Take place" says an event happened, as "happen" does: a sentence saying where or when it did rarely repeats it
+ * ("Where did Super Bowl 50 take place?", "The game was played ... at Levi's Stadium"), and the sentences that do
+ * are about other events.
+ */
+const TAKES_PLACE = /\b(?:take|takes|took|taken|taking)\s+place\b/i;
 
 /**
  * "What happens if I run the jar?", "What happened to the ship?": the verb only frames the question, and a sentence

@@ -20,6 +20,16 @@ describe('question', () => {
     expect([...readQuestion('When did it happen?').terms.keys()]).toEqual(['happen']);
   });
 
+  it('does not look for "take place", which says only that an event happened', () => {
+    expect([...readQuestion('Where did Super Bowl 50 take place?').terms.keys()]).toEqual([
+      'super',
+      'bowl',
+      '50',
+    ]);
+    expect([...readQuestion('When did the rebellions take place?').terms.keys()]).toEqual(['rebellion']);
+    expect([...readQuestion('Which place did he take?').terms.keys()]).toEqual(['plac', 'tak']);
+  });
+
   it('reads a phrasal verb as the word documents use for it', () => {
     expect([...readQuestion('When did Tika 2.0.0 come out?').terms.keys()]).toEqual([
       'tika',
