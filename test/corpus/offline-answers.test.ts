@@ -70,6 +70,9 @@ describe.skipIf(corpus === undefined)('offline answers on the SQuAD sample', () 
     expect(questions.length).toBeGreaterThanOrEqual(20);
     expect(containing / questions.length).toBeGreaterThanOrEqual(0.6);
     expect(citingRightArticle / questions.length).toBeGreaterThanOrEqual(0.9);
-    expect(lengths[Math.floor(lengths.length / 2)]).toBeLessThan(60);
+    // Brief: these long articles' sentences are long. Around the middle, this sample's lengths leave a gap (56
+    // words, then 58, then 61), so a reply or two crossing it move the median by five words: 56 at ce8c645, 61 after
+    // acronyms and numbers met their other forms, with no reply holding an answer less.
+    expect(lengths[Math.floor(lengths.length / 2)]).toBeLessThan(65);
   });
 });
