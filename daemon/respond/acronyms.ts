@@ -5,17 +5,22 @@
 import { isStopWord, term, words } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
 
-/** Words, then capitals in brackets: "Most Valuable Player (MVP)". Whether the words spell it is `spelledOut`'s. */
-const DEFINITION = /((?:[\p{L}'’-]+[\s,]+){1,12})\((\p{Lu}{2,8})s?\)/gu;
+/** Capitals in brackets: "(MVP)", "(LANs)". Whether the words before spell them is `spelledOut`'s. */
+const BRACKETED_CAPITALS = /\((\p{Lu}{2,8})s?\)/gu;
 
-/** The acronyms a text defines, each as its term and the terms of its long form. */
+/** How far before the brackets a long form is looked for: a dozen words or so. */
+const LONG_FORM_CHARACTERS = 120;
+
+/** The acronyms a text defines ("Most Valuable Player (MVP)"), each as its term and the terms of its long form. */
 export function acronymsDefined(text: string): Map<string, string[]> {
   const defined = new Map<string, string[]>();
   if (!text.includes('(')) return defined;
-  for (const [, before, acronym] of text.matchAll(DEFINITION)) {
-    const longForm = spelledOut(words(before!), acronym!.toLowerCase());
+  for (const match of text.matchAll(BRACKETED_CAPITALS)) {
+    const before = words(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
+    const acronym = match[1]!.toLowerCase();
+    const longForm = spelledOut(before, acronym);
     if (longForm !== undefined)
-      defined.set(term(acronym!.toLowerCase()), longForm.filter((word) => !isStopWord(word)).map(term));
+      defined.set(term(acronym), longForm.filter((word) => !isStopWord(word)).map(term));
   }
   return defined;
 }
