@@ -2,8 +2,9 @@
  * Acronyms a source defines ("the National Football League (NFL)"): a question may ask in the long form what a
  * sentence says by the acronym ("NFL Commissioner Roger Goodell"), or the other way round.
  */
-import { isStopWord, term, words } from '../text/words.ts';
+import { term, words } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
+import { isStopWord } from './content-words.ts';
 
 /** Capitals in brackets: "(MVP)", "(LANs)". Whether the words before spell them is `spelledOut`'s. */
 const BRACKETED_CAPITALS = /\((\p{Lu}{2,8})s?\)/gu;
@@ -16,8 +17,11 @@ export function acronymsDefined(text: string): Map<string, string[]> {
   const defined = new Map<string, string[]>();
   if (!text.includes('(')) return defined;
   for (const match of text.matchAll(BRACKETED_CAPITALS)) {
+    // As `words` reads it: lower-cased, without diacritics ("ÉU" as "eu"), as the words before it are read.
+    const acronym = words(match[1]!).join('');
+    // An acronym spelled as a function word ("US", "IT", "WHO") is a term of no sentence.
+    if (isStopWord(acronym)) continue;
     const before = words(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
-    const acronym = match[1]!.toLowerCase();
     const longForm = spelledOut(before, acronym);
     if (longForm !== undefined)
       defined.set(term(acronym), longForm.filter((word) => !isStopWord(word)).map(term));

@@ -42,7 +42,7 @@ export interface Candidate {
  * badly and is whole in the neighbouring chunk. A Markdown heading names what a passage's sentences are about:
  * with the sentence before, it is what a sentence leans on. It is a candidate too, without its #'s, after the
  * passage's sentences: in a changelog the heading is the answer ("## Release 4.0.0 - 8/18/2026"). Each holds the
- * acronyms its source defines in their other form too (acronyms.ts).
+ * acronyms that the given passages of its source define in their other form too (acronyms.ts).
  */
 export function candidateSentences(passages: ContextPassage[]): Candidate[] {
   const seen = new Set<string>();

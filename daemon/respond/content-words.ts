@@ -2,7 +2,7 @@
  * The words that count when a question is matched to sentences: content words, less the words a question frames
  * its ask with.
  */
-import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
+import { isStopWord as isFunctionWord, term, withCompoundNumerals, words } from '../text/words.ts';
 
 /** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
 const QUESTION_FRAME = new Set(
@@ -45,7 +45,10 @@ const LETTER_PREFIXED = /(?<![\p{L}\p{N}])(\p{L})-(\p{L}{2,})/gu;
 
 function wordStems(text: string): string[] {
   return words(
-    text.replace(ABBREVIATION_PLURAL, '$1').replace(IDENTIFIER, withParts).replace(LETTER_PREFIXED, '$1$2'),
+    withCompoundNumerals(text)
+      .replace(ABBREVIATION_PLURAL, '$1')
+      .replace(IDENTIFIER, withParts)
+      .replace(LETTER_PREFIXED, '$1$2'),
   )
     .filter((word, index, all) => !isStopWord(word) || namesNamesake(word, all[index + 1]))
     .map(term);

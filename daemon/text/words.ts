@@ -156,6 +156,21 @@ eighteen nineteen twenty`
     .map((word, index): [string, string] => [word, String(30 + 10 * index)]),
 ]);
 
+const UNITS = 'one two three four five six seven eight nine'.split(' ');
+
+/** Tens and units written out ("twenty-two", "forty one"), which `words` would part into two numbers. */
+const COMPOUND_NUMERAL = new RegExp(
+  String.raw`\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s](${UNITS.join('|')})\b`,
+  'gi',
+);
+
+/** The text with each number of tens and units written out as its digits: "twenty-two" as "22". */
+export function withCompoundNumerals(text: string): string {
+  return text.replace(COMPOUND_NUMERAL, (_, tens: string, units: string) =>
+    String(Number(NUMERALS.get(tens.toLowerCase())) + UNITS.indexOf(units.toLowerCase()) + 1),
+  );
+}
+
 /**
  * A doubled final consonant, which `stem` leaves where "-ing" or "-ed" doubled it ("setting", "stopped"): as one,
  * "setting" meets "set-up". In every stem of more than three letters alike, so that no form is left apart ("add",
@@ -165,7 +180,7 @@ const DOUBLED_ENDING = /([b-df-hj-km-np-rtv-y])\1$/;
 
 /** Content words as matching terms, in order, duplicates kept: the unit of lexical scoring. */
 export function contentTerms(text: string): string[] {
-  return words(text)
+  return words(withCompoundNumerals(text))
     .filter((word) => !isStopWord(word))
     .map(term);
 }

@@ -9,6 +9,10 @@ describe('acronymsDefined', () => {
     ['the Food and Drug Administration (FDA) said', [['fda', ['food', 'drug', 'administration']]]],
     ['was named Most Valuable Player (MVP).', [['mvp', ['valuabl', 'player']]]],
     ['Local Area Networks (LANs) and more', [['lan', ['local', 'area', 'network']]]],
+    // "Type" frames questions ("which type"), so no sentence's terms hold it either.
+    ['a Document Type Definition (DTD) file', [['dtd', ['document', 'definition']]]],
+    ['les États-Unis (ÉU)', [['eu', ['etat', 'unis']]]],
+    ['the United States (US) and the World Health Organization (WHO)', []],
     ['deoxyribonucleic acid (DNA)', []],
     ['the game was broadcast (CBS) live', []],
     ['a plain sentence without brackets', []],

@@ -54,6 +54,13 @@ describe('forEachWord', () => {
 });
 
 describe('words, stems and stop words', () => {
+  it('reads a number written as a word as its digits, but "one", as often no number', () => {
+    expect(term('seven')).toBe('7');
+    expect(term('ninety')).toBe('90');
+    expect(term('one')).toBe('one');
+    expect(contentTerms('Twenty-one of the forty two')).toEqual(['21', '42']);
+  });
+
   it('lower-cases, folds diacritics and splits at punctuation', () => {
     expect(words("Café au lait, s'il vous plaît: 3.5 €")).toEqual([
       'cafe',
