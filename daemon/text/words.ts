@@ -142,32 +142,35 @@ export function term(word: string): string {
   return stemmed.replace(DOUBLED_ENDING, '$1');
 }
 
+/** Numbers written as words, their values by place: "one" is 1, "twenty" 20. */
+const UNITS_AND_TEENS =
+  `one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen`.split(/\s+/);
+const TENS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
+
+function numberValue(word: string): number {
+  const units = UNITS_AND_TEENS.indexOf(word);
+  return units >= 0 ? units + 1 : 20 + 10 * TENS.indexOf(word);
+}
+
 /**
  * Numbers written as words, as their digits: "five sacks in nine games" is "5 sacks in just 9 starts". Not "one",
  * which is as often no number ("one of the", "the one that").
  */
-const NUMERALS = new Map<string, string>([
-  ...`two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
-eighteen nineteen twenty`
-    .split(/\s+/)
-    .map((word, index): [string, string] => [word, String(index + 2)]),
-  ...'thirty forty fifty sixty seventy eighty ninety'
-    .split(' ')
-    .map((word, index): [string, string] => [word, String(30 + 10 * index)]),
-]);
-
-const UNITS = 'one two three four five six seven eight nine'.split(' ');
+const NUMERALS = new Map(
+  [...UNITS_AND_TEENS.slice(1), ...TENS].map((word): [string, string] => [word, String(numberValue(word))]),
+);
 
 /** Tens and units written out ("twenty-two", "forty one"), which `words` would part into two numbers. */
 const COMPOUND_NUMERAL = new RegExp(
-  String.raw`\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s](${UNITS.join('|')})\b`,
+  String.raw`\b(${TENS.join('|')})[-\s](${UNITS_AND_TEENS.slice(0, 9).join('|')})\b`,
   'gi',
 );
 
 /** The text with each number of tens and units written out as its digits: "twenty-two" as "22". */
 export function withCompoundNumerals(text: string): string {
   return text.replace(COMPOUND_NUMERAL, (_, tens: string, units: string) =>
-    String(Number(NUMERALS.get(tens.toLowerCase())) + UNITS.indexOf(units.toLowerCase()) + 1),
+    String(numberValue(tens.toLowerCase()) + numberValue(units.toLowerCase())),
   );
 }
 
