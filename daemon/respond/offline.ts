@@ -22,6 +22,7 @@ import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
+import { fieldAnswer } from './field-answer.ts';
 import { firstFindingFirst } from './first-finding.ts';
 import {
   affiliationAnswer,
@@ -164,7 +165,8 @@ export interface Ranking {
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for a
    * question a source asks itself in the same words, that question, quoted with its answer; for a question who sent
-   * a message, or when, its header; for one where a paper's authors work, the institutions its title page names.
+   * a message, or when, its header; for one where a paper's authors work, the institutions its title page names;
+   * for one asking for a field a form fills in, that field's line.
    */
   leadAnswer?: Candidate[];
   /**
@@ -194,7 +196,8 @@ export function rankReply(
     definitionSentences(message, relevant) ??
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
-    affiliationAnswer(question, relevant);
+    affiliationAnswer(question, relevant) ??
+    fieldAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.
   const ranked = firstFindingFirst(
