@@ -37,6 +37,8 @@ export function readQuestion(message: string, context?: string): Question {
   for (const term of own) terms.set(term, 1);
   if (asksWhatHappens(message)) terms.delete(term('happens'));
   if (TAKES_PLACE.test(message)) for (const word of ['take', 'place']) terms.delete(term(word));
+  const measuring = MEASURING.exec(message)?.[1];
+  if (measuring !== undefined) terms.delete(term(measuring.toLowerCase()));
   const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked), ...own]);
   const focus = questionFocus(message);
@@ -73,6 +75,13 @@ const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${W
  * are about other events.
  */
 const TAKES_PLACE = /\b(?:take|takes|took|taken|taking)\s+place\b/i;
+
+/**
+ * "How big was the slab?", "How fast was it moving?": the adjective frames a question asking for an amount, which a
+ * sentence saying it rarely repeats ("a slab nearly 200 feet across"). Not those an amount is said with: "about half
+ * a page long", "5,853 feet high", "3 feet deep".
+ */
+const MEASURING = /\bhow\s+(big|large|fast|heavy|far)\b/i;
 
 /**
  * "What happens if I run the jar?", "What happened to the ship?": the verb only frames the question, and a sentence

@@ -30,6 +30,18 @@ describe('question', () => {
     expect([...readQuestion('Which place did he take?').terms.keys()]).toEqual(['plac', 'tak']);
   });
 
+  it('does not look for the adjective a question measures with', () => {
+    expect([...readQuestion('How big was the slab that broke loose?').terms.keys()]).toEqual([
+      'slab',
+      'break',
+      'loos',
+    ]);
+    expect([...readQuestion('How fast was the avalanche moving?').terms.keys()]).toEqual(['avalanch', 'mov']);
+    // An amount is said with "long": "about half a page long".
+    expect([...readQuestion('How long is the MIT license?').terms.keys()]).toEqual(['long', 'mit', 'licens']);
+    expect([...readQuestion('Which trail is long and fast?').terms.keys()]).toEqual(['trail', 'long', 'fast']);
+  });
+
   it('reads a phrasal verb as the word documents use for it', () => {
     expect([...readQuestion('When did Tika 2.0.0 come out?').terms.keys()]).toEqual([
       'tika',
