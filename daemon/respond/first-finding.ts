@@ -1,23 +1,27 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
  * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for one
- * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default.
+ * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default;
+ * for one asking how to do something, a sentence saying what to do rather than what does not happen, and code showing it.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
-import { LIST_ITEM } from '../text/sentences.ts';
+import { FENCE, LIST_ITEM } from '../text/sentences.ts';
 import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
- * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `defaultFirst`)
- * first.
+ * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `defaultFirst`,
+ * `affirmedFirst`, `codeFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
-  return affirmedFirst(
+  return codeFirst(
     question,
-    defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+    affirmedFirst(
+      question,
+      defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+    ),
   );
 }
 
@@ -50,8 +54,7 @@ const DEFAULT_DEPTH = 10;
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (!best || question.kind !== 'other' || ASKS_WHAT_TO_DO.test(question.text)) return ranked;
-  const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
-  const held = (candidate: Candidate) => asked.filter((term) => candidate.stems.has(term)).length;
+  const held = askedTermsHeld(question);
   // The first stating a default that holds as many as the best, then any holding more.
   let most = Math.max(1, held(best.candidate)) - 1;
   let chosen = -1;
@@ -183,6 +186,30 @@ function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
 
 /** `HOW_TO_DO` alone: not "Can I..." nor "Is it possible...", which a sentence saying what cannot be done answers. */
 const ASKS_HOW_TO_DO = new RegExp(HOW_TO_DO, 'i');
+
+/** How far below the best a code block may be scored and still come before it. */
+const CODE_MARGIN = 1;
+
+/**
+ * "How do I get plain text instead of Markdown from the Tika command line?" asks what to type, which a block of code
+ * shows: "java -jar tika-app-<version>.jar --text document.pdf # plain text" holds what is asked in the question's
+ * words. The model, fitted on prose, prefers the sentence saying where the command line is run. For a question asking
+ * how to do something, the best code block scored nearly as well as the best sentence, and holding as many of the
+ * question's words as it (the names it uses aside), comes first.
+ */
+function codeFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  if (!best || !ASKS_HOW_TO_DO.test(question.text) || FENCE.test(best.candidate.sentence)) return ranked;
+  const held = askedTermsHeld(question);
+  const bestHeld = held(best.candidate);
+  return movedFirst(
+    ranked,
+    ranked.findIndex(
+      ({ candidate, score }) =>
+        score >= best.score - CODE_MARGIN && FENCE.test(candidate.sentence) && held(candidate) >= bestHeld,
+    ),
+  );
+}
 /** The share of the best one's coverage a sentence put before it must hold. */
 const AFFIRMED_COVERAGE = 0.8;
 
@@ -193,6 +220,12 @@ const AFFIRMED_COVERAGE = 0.8;
 function negates(sentence: string): boolean {
   const purpose = sentence.search(/\b(?:so|so that|in order to|to avoid|to prevent)\b/i);
   return NEGATION.test(purpose < 0 ? sentence : sentence.slice(0, purpose));
+}
+
+/** How many of the question's words a sentence holds, the names it uses aside: those tell its source, not its answer. */
+function askedTermsHeld(question: Question): (candidate: Candidate) => number {
+  const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
+  return (candidate) => asked.filter((term) => candidate.stems.has(term)).length;
 }
 
 function movedFirst(ranked: Finding[], index: number): Finding[] {

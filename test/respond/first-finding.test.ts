@@ -60,4 +60,33 @@ describe('firstFindingFirst', () => {
     const question = readQuestion('How do I stop the server from logging passwords?');
     expect(firstFindingFirst(question, findings)[0]!.candidate).toBe(purpose);
   });
+
+  it('puts a block of code showing what to type before a sentence, for a question asking how to do something', () => {
+    const [where, code, other] = candidateSentences([
+      {
+        number: 1,
+        sourceName: 'README.md',
+        sourceId: 'src_readme',
+        page: 1,
+        score: 0.8,
+        text:
+          '**From the command line**: unzip the tool into a directory and run it from inside it.\n\n' +
+          '```bash\ntool document.pdf         # Markdown\ntool --text document.pdf  # plain text\n```\n\n' +
+          'The default output is Markdown.',
+      },
+    ]);
+    const findings = (scores: number[]) =>
+      [where!, code!, other!].map((candidate, index) => ({
+        candidate,
+        score: scores[index]!,
+        coverage: 0.5,
+      }));
+    const first = (question: string, scores: number[]) =>
+      firstFindingFirst(readQuestion(question), findings(scores))[0]!.candidate;
+    const howTo = 'How do I get plain text instead of Markdown from the command line?';
+    expect(first(howTo, [5.9, 5.0, 4.0])).toBe(code);
+    // Not when it is scored much lower, nor for a question asking what a thing is.
+    expect(first(howTo, [5.9, 4.5, 4.0])).toBe(where);
+    expect(first('What does the command line give instead of plain text?', [5.9, 5.0, 4.0])).toBe(where);
+  });
 });

@@ -39,7 +39,11 @@ describe('question', () => {
     expect([...readQuestion('How fast was the avalanche moving?').terms.keys()]).toEqual(['avalanch', 'mov']);
     // An amount is said with "long": "about half a page long".
     expect([...readQuestion('How long is the MIT license?').terms.keys()]).toEqual(['long', 'mit', 'licens']);
-    expect([...readQuestion('Which trail is long and fast?').terms.keys()]).toEqual(['trail', 'long', 'fast']);
+    expect([...readQuestion('Which trail is long and fast?').terms.keys()]).toEqual([
+      'trail',
+      'long',
+      'fast',
+    ]);
   });
 
   it('reads a phrasal verb as the word documents use for it', () => {
