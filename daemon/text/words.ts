@@ -136,11 +136,20 @@ wrote:write`
 export function term(word: string): string {
   const numeral = NUMERALS.get(word);
   if (numeral !== undefined) return numeral;
-  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? americanSpelling(word));
+  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word));
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');
 }
+
+/**
+ * The superlatives of size and the extremes they name, as one: "the highest voltage" is "12V maximum", "the
+ * largest city" "the biggest city".
+ */
+const EXTREMES = new Map([
+  ...'highest largest greatest biggest maximal'.split(' ').map((word): [string, string] => [word, 'maximum']),
+  ...'lowest smallest fewest minimal'.split(' ').map((word): [string, string] => [word, 'minimum']),
+]);
 
 /** Numbers written as words, their values by place: "one" is 1, "twenty" 20. */
 const UNITS_AND_TEENS =

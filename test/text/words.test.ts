@@ -61,6 +61,12 @@ describe('words, stems and stop words', () => {
     expect(contentTerms('Twenty-one of the forty two')).toEqual(['21', '42']);
   });
 
+  it('reads a superlative of size as the extreme it names', () => {
+    expect(['highest', 'largest', 'maximum', 'maximal'].map(term)).toEqual(Array(4).fill(term('maximum')));
+    expect(['lowest', 'smallest', 'minimum'].map(term)).toEqual(Array(3).fill(term('minimum')));
+    expect(term('high')).not.toBe(term('maximum'));
+  });
+
   it('lower-cases, folds diacritics and splits at punctuation', () => {
     expect(words("Café au lait, s'il vous plaît: 3.5 €")).toEqual([
       'cafe',
