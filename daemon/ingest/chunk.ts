@@ -1,3 +1,4 @@
+import { type Heading, markdownHeading } from '../text/headings.ts';
 import { type Span, sentenceSpans } from '../text/sentences.ts';
 import { CountedText, countTokens } from '../text/token-count.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
@@ -17,11 +18,6 @@ export interface ChunkOptions {
 export const DEFAULT_TARGET_TOKENS = 768;
 export const DEFAULT_OVERLAP_TOKENS = 32;
 
-interface Heading {
-  level: number;
-  text: string;
-}
-
 type Block = { kind: 'heading'; heading: Heading; line: string } | { kind: 'text'; text: string };
 
 interface Piece {
@@ -37,7 +33,6 @@ interface Piece {
   sourceEnd?: number;
 }
 
-const HEADING_LINE = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const SPACES = /\s+/g;
 
 /**
@@ -63,7 +58,7 @@ export function chunkDocument(document: ExtractedDocument, options: ChunkOptions
 /** The text embedded and indexed for a chunk: its heading path gives a passage the context it lacks alone. */
 export function chunkContextText(chunk: Pick<Chunk, 'text' | 'headings'>): string {
   const firstLine = chunk.text.split('\n', 1)[0] ?? '';
-  const ownHeading = HEADING_LINE.exec(firstLine)?.[2];
+  const ownHeading = markdownHeading(firstLine)?.text;
   const headings = ownHeading === chunk.headings.at(-1) ? chunk.headings.slice(0, -1) : chunk.headings;
   return headings.length === 0 ? chunk.text : `${headings.join(' > ')}\n${chunk.text}`;
 }
@@ -77,14 +72,10 @@ function parseBlocks(text: string): Block[] {
     lines = [];
   };
   for (const line of text.split(/\r?\n/)) {
-    const heading = HEADING_LINE.exec(line);
-    if (heading && heading[2] !== '') {
+    const heading = markdownHeading(line);
+    if (heading) {
       endParagraph();
-      blocks.push({
-        kind: 'heading',
-        heading: { level: heading[1]!.length, text: heading[2]! },
-        line: line.trim(),
-      });
+      blocks.push({ kind: 'heading', heading, line: line.trim() });
     } else if (line.trim() === '') {
       endParagraph();
     } else {

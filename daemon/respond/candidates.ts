@@ -1,4 +1,5 @@
 /** The whole sentences of retrieved passages that a reply may quote. */
+import { HEADING_MARK, type Heading, markdownHeading } from '../text/headings.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { cachedReader } from '../text/reading-cache.ts';
 import {
@@ -142,12 +143,6 @@ export function headingOver(candidate: Candidate): string | undefined {
   return sectionOf(candidate).at(-1)?.text;
 }
 
-/** A Markdown heading: its level (the number of #'s) and its text. */
-export interface Heading {
-  level: number;
-  text: string;
-}
-
 /**
  * The headings a sentence sits under in its passage's text, outermost first: "## Italic text" then "### Example".
  * Lines of fenced code are no headings ("# from the index" in a shell example). A sentence the text holds only with
@@ -159,11 +154,10 @@ export function sectionOf(candidate: Candidate): Heading[] {
   const path: Heading[] = [];
   const prose = at < 0 ? [] : textAndCode(text.slice(0, at)).filter((part) => !part.code);
   for (const line of prose.flatMap((part) => part.text.split('\n'))) {
-    const heading = HEADING_LINE.exec(line);
+    const heading = markdownHeading(line);
     if (!heading) continue;
-    const level = heading[1]!.length;
-    while (path.length > 0 && path.at(-1)!.level >= level) path.pop();
-    path.push({ level, text: heading[2]!.trim() });
+    while (path.length > 0 && path.at(-1)!.level >= heading.level) path.pop();
+    path.push(heading);
   }
   return path;
 }
@@ -179,8 +173,6 @@ function positionIn(text: string, sentence: string): number {
 
 /** The start of a sentence that finds it in a text. */
 const SENTENCE_PREFIX = 120;
-
-const HEADING_LINE = /^(#{1,6})[ \t]+(\S.*)$/;
 
 /** Sentences sharing this much of their words say the same thing (a heading repeated, a forwarded subject). */
 const REPEAT_OVERLAP = 0.8;
@@ -371,8 +363,8 @@ function readText(text: string): PassageReading {
   const title = passageTitle(all);
   return {
     split: wholeSentences(
-      all.filter((sentence) => !HEADING.test(sentence)),
-      HEADING.test(all[0] ?? ''),
+      all.filter((sentence) => !HEADING_MARK.test(sentence)),
+      HEADING_MARK.test(all[0] ?? ''),
     ).map((sentence) => {
       const reading = readSentence(sentence);
       const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
@@ -381,8 +373,8 @@ function readText(text: string): PassageReading {
     title,
     titleStems: title === undefined ? [] : contentStems(title),
     headings: all
-      .filter((sentence) => HEADING.test(sentence))
-      .map((heading) => readSentence(heading.replace(HEADING, '').trim())),
+      .filter((sentence) => HEADING_MARK.test(sentence))
+      .map((heading) => readSentence(heading.replace(HEADING_MARK, '').trim())),
   };
 }
 
@@ -409,13 +401,12 @@ function isLinkRow(text: string): boolean {
   return addresses.length >= 2 && length > text.length / 2;
 }
 
-const HEADING = /^#{1,6}\s/;
 /** A first line this short, without a final stop, titles what follows (a slide's title, a form's heading). */
 const TITLE_WORDS = 12;
 
 function passageTitle(split: string[]): string | undefined {
-  const heading = split.find((sentence) => HEADING.test(sentence));
-  if (heading) return heading.replace(HEADING, '');
+  const heading = split.find((sentence) => HEADING_MARK.test(sentence));
+  if (heading) return heading.replace(HEADING_MARK, '');
   const first = split[0];
   if (first === undefined || split.length < 2 || /[.!?,;]["”’)\]]?$/.test(first) || FENCE.test(first))
     return undefined;

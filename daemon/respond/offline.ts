@@ -1,6 +1,7 @@
 import { dateExtentAsked } from '../text/answer-kind.ts';
 import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
+import type { Heading } from '../text/headings.ts';
 import { FENCE, LIST_ITEM, paragraphs, RECORD_LINE } from '../text/sentences.ts';
 import { term, wordCount } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
@@ -8,7 +9,6 @@ import {
   answeredFor,
   type Candidate,
   candidateSentences,
-  type Heading,
   labelledValue,
   labelOf,
   placedFrom,

@@ -1,3 +1,4 @@
+import { HEADING_MARK } from '../../text/headings.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { readPowerPoint } from './ppt.ts';
@@ -77,14 +78,13 @@ function underDeckTitle(texts: string[]): string[] {
   const [first, ...others] = texts;
   if (first === undefined) return texts;
   const lines = first.split('\n');
-  const titleAt = lines.findIndex((line) => HEADING_LINE.test(line));
-  const title = titleAt >= 0 ? lines[titleAt]!.replace(HEADING_LINE, '') : lines[0]!;
+  const titleAt = lines.findIndex((line) => HEADING_MARK.test(line));
+  const title = titleAt >= 0 ? lines[titleAt]!.replace(HEADING_MARK, '') : lines[0]!;
   if (titleAt < 0 && !isTitleLine(title)) return texts;
   const opened = [`# ${title}`, ...lines.filter((_, index) => index !== Math.max(titleAt, 0))];
   return [opened.join('\n'), ...others.map((text) => text.replace(/^(#{1,5}) /gm, '#$1 '))];
 }
 
-const HEADING_LINE = /^#{1,6} /;
 /** A title slide's title is a few words; a longer first line, or a list's item, is the slide's text. */
 const TITLE_WORDS = 12;
 
