@@ -143,12 +143,14 @@ export function term(word: string): string {
 }
 
 /**
- * The superlatives of size and the extremes they name, as one: "the highest voltage" is "12V maximum", "the
- * largest city" "the biggest city".
+ * The highest and the lowest of something as the extremes they are: "the highest voltage" is "12V maximum". Not the
+ * other superlatives, which would meet each other too ("the largest component" is not "the greatest empire").
  */
 const EXTREMES = new Map([
-  ...'highest largest greatest biggest maximal'.split(' ').map((word): [string, string] => [word, 'maximum']),
-  ...'lowest smallest fewest minimal'.split(' ').map((word): [string, string] => [word, 'minimum']),
+  ['highest', 'maximum'],
+  ['maximal', 'maximum'],
+  ['lowest', 'minimum'],
+  ['minimal', 'minimum'],
 ]);
 
 /** Numbers written as words, their values by place: "one" is 1, "twenty" 20. */
