@@ -3,7 +3,7 @@ import { furthestDated } from '../text/dates.ts';
 import { followUpContext } from '../text/follow-up.ts';
 import type { Heading } from '../text/headings.ts';
 import { FENCE, LIST_ITEM, paragraphs, RECORD_LINE } from '../text/sentences.ts';
-import { term, wordCount } from '../text/words.ts';
+import { isStopWord as isFunctionWord, term, wordCount, words } from '../text/words.ts';
 import { type Answerability, answerabilityFeatures, answers, termsHeld } from './answerability.ts';
 import {
   answeredFor,
@@ -59,6 +59,12 @@ const wordsPerDelta = 3;
  * item or paragraph (`closingSentence`).
  */
 const SHORT_WORDS = 8;
+/**
+ * The most words of the sentence going on with the value of a record keyed by a name or a path (`closingSentence`,
+ * `keyedRecord`): a quote of a JSON leaf is one thing said, whose second sentence is often its point ("I like to remember what my father taught me. That at one
+ * point or another, we were all new to this world.").
+ */
+const RECORD_VALUE_WORDS = 20;
 /** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
 const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
 /**
@@ -240,7 +246,8 @@ export function rankReply(
  * - or says what a short best sentence heading its list item or paragraph means, holding some of the question:
  *   "* tika-app's batch mode is gone." alone answers nothing of "what should I use instead?", the item's next
  *   sentence does. One holding none of the question says something else ("Photography is not allowed in the east
- *   wing." after "The museum opens at 9 am.").
+ *   wing." after "The museum opens at 9 am.");
+ * - or goes on with the value of a record the best one opens, on its line (`RECORD_VALUE_WORDS`).
  */
 function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
   const best = findings[0]?.candidate;
@@ -259,7 +266,9 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
   const endsThought = next === findings[1]?.candidate && quotedWords(next) <= SHORT_WORDS && holdsAsked;
   // A record's value is one thing said, a JSON leaf's quote: "...quote: Dreams don't mean anything. They're just noise."
   const goesOnRecord =
-    RECORD_LINE.test(best.sentence) && quotedWords(next) <= SHORT_WORDS && best.passage.text.includes(run);
+    RECORD_LINE.test(best.sentence) &&
+    quotedWords(next) <= (keyedRecord(best.sentence) ? RECORD_VALUE_WORDS : SHORT_WORDS) &&
+    best.passage.text.includes(run);
   return heads || endsThought || goesOnRecord ? next : undefined;
 }
 
@@ -560,6 +569,16 @@ function runOn(pieces: string[]): string {
   return pieces.reduce((text, piece) =>
     text.endsWith('\n') || piece.startsWith('\n') ? `${text}${piece}` : `${text} ${piece}`,
   );
+}
+
+/**
+ * A record whose key is a name or a path, holding no function word (`main.characters."Dolores Abernathy"[6].quote:`,
+ * "LGPL v3.0:"), not a sentence introducing what follows its colon ("In Berlin, the Huguenots created two new
+ * neighbourhoods: ...").
+ */
+function keyedRecord(sentence: string): boolean {
+  const key = sentence.slice(0, sentence.indexOf(': '));
+  return !words(key).some((word) => isFunctionWord(word));
 }
 
 /** A sentence's length as quoted: with the value or list it introduces. */
