@@ -378,15 +378,20 @@ function readText(text: string): PassageReading {
   };
 }
 
-/** A candidate has three words at least. */
+/**
+ * A candidate has three words at least, but for a field and its value ("Parts: $325"): fewer is a fragment ("Like
+ * LanceDB's.", "Follow-up.").
+ */
 const SHORTEST_CANDIDATE = 3;
+const SHORTEST_FIELD = 2;
 
 function readSentence(text: string): SentenceReading {
+  const shortest = RECORD_LINE.test(text) ? SHORTEST_FIELD : SHORTEST_CANDIDATE;
   return {
     text,
     stems: contentStems(text),
     key:
-      words(text).length < SHORTEST_CANDIDATE || isLinkRow(text)
+      words(text).length < shortest || isLinkRow(text)
         ? undefined
         : text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '),
   };

@@ -51,6 +51,16 @@ describe('candidateSentences', () => {
     ]);
   });
 
+  it('leaves out a fragment of fewer than three words, but not a field and its value', () => {
+    const costs =
+      'Total Cost\n- Direct Labor: $5,724\n- Parts: $325\n\nFollow-up.\n\nThe parts came from one shop.';
+    expect(candidateSentences([passage(costs)]).map((candidate) => candidate.sentence)).toEqual([
+      '- Direct Labor: $5,724',
+      '- Parts: $325',
+      'The parts came from one shop.',
+    ]);
+  });
+
   it('keeps a first sentence opening with a small letter under the heading its chunk opens with, not one cut', () => {
     const underHeading = '# harbourctl\n\nharbourctl is a tool that books berths. It reads the tides.';
     expect(candidateSentences([passage(underHeading)]).map((candidate) => candidate.sentence)).toEqual([
