@@ -1,6 +1,7 @@
 /**
  * Acronyms a source defines ("the National Football League (NFL)"): a question may ask in the long form what a
- * sentence says by the acronym ("NFL Commissioner Roger Goodell"), or the other way round.
+ * sentence says by the acronym ("NFL Commissioner Roger Goodell"), or the other way round; and a question may ask
+ * what an acronym stands for, which the sentence defining it answers.
  */
 import { term, words } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
@@ -66,4 +67,27 @@ export function withAcronyms(candidates: Candidate[]): Candidate[] {
     }
   }
   return candidates;
+}
+
+/**
+ * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean?": the acronym asked about,
+ * as written (two to ten letters or digits, two capitals at least).
+ */
+const ACRONYM_ASKED = [
+  /^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?["'“‘]?([\p{L}\d]{2,10})["'”’]?\s+(?:stand\s+for|mean)\b/iu,
+  /^\W*what\s+is\s+["'“‘]?([\p{L}\d]{2,10})["'”’]?\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))\b/iu,
+];
+
+/** The acronym a question asks the long form of, when it asks so. */
+export function acronymAsked(message: string): string | undefined {
+  for (const pattern of ACRONYM_ASKED) {
+    const acronym = pattern.exec(message)?.[1];
+    if (acronym !== undefined && (acronym.match(/\p{Lu}/gu)?.length ?? 0) >= 2) return acronym;
+  }
+  return undefined;
+}
+
+/** Whether a text defines the acronym: the words before it in brackets spell it (`acronymsDefined`). */
+export function definesAcronym(text: string, acronym: string): boolean {
+  return acronymsDefined(text).has(term(words(acronym).join('')));
 }

@@ -3,13 +3,14 @@
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
- * asking who sent a message, or when, with its header, and one asking where a paper's authors work with the
- * institutions its title page names.
+ * asking who sent a message, or when, with its header, one asking where a paper's authors work with the
+ * institutions its title page names, and one asking what an acronym stands for with the sentence defining it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
+import { acronymAsked, definesAcronym } from './acronyms.ts';
 import {
   answeredFor,
   type Candidate,
@@ -62,6 +63,20 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
     if (start >= 0) return leadFrom(sentences[start]!, sentences.slice(start + 1).filter(leads));
   }
   return undefined;
+}
+
+/**
+ * For a question what an acronym stands for, the first sentence of the passages, in their order, that defines it:
+ * "...and Global Control Selective Response (GCSR) [6]." for "What does GCSR stand for?". The context puts a passage
+ * defining it first (services/answer-context.ts).
+ */
+export function acronymAnswer(message: string, relevant: ContextPassage[]): Candidate[] | undefined {
+  const acronym = acronymAsked(message);
+  if (acronym === undefined) return undefined;
+  const defining = candidateSentences(relevant).find((candidate) =>
+    definesAcronym(candidate.sentence, acronym),
+  );
+  return defining && [defining];
 }
 
 /**

@@ -25,6 +25,7 @@ import { type Finding, rankSentences } from './extract.ts';
 import { fieldAnswer } from './field-answer.ts';
 import { firstFindingFirst } from './first-finding.ts';
 import {
+  acronymAnswer,
   affiliationAnswer,
   askedInSource,
   definitionSentences,
@@ -169,10 +170,11 @@ export interface Ranking {
   dateExtentAnswer?: Candidate;
   /**
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
-   * something or who someone is, the sentence defining it and those after it, in their passage's order; for a
-   * question a source asks itself in the same words, that question, quoted with its answer; for a question who sent
-   * a message, or when, its header; for one where a paper's authors work, the institutions its title page names;
-   * for one asking for a field a form fills in, that field's line.
+   * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
+   * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
+   * question, quoted with its answer; for a question who sent a message, or when, its header; for one where a
+   * paper's authors work, the institutions its title page names; for one asking for a field a form fills in, that
+   * field's line.
    */
   leadAnswer?: Candidate[];
   /**
@@ -200,6 +202,7 @@ export function rankReply(
   const leadAnswer =
     overviewSentences(message, relevant) ??
     definitionSentences(message, relevant) ??
+    acronymAnswer(message, relevant) ??
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
     affiliationAnswer(question, relevant) ??

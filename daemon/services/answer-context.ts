@@ -1,3 +1,4 @@
+import { acronymAsked, definesAcronym } from '../respond/acronyms.ts';
 import { definitionSentences } from '../respond/lead-answer.ts';
 import type { ContextPassage } from '../respond/types.ts';
 import type { Passage, Retriever } from '../retrieve/index.ts';
@@ -10,10 +11,12 @@ import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { searchApplication } from './search.ts';
 
 /**
- * How many passages a search gives a reply as context (one more for a question about how far dates reach, or for
- * the opening of a source a request asks an overview of or what it is).
+ * How many passages a search gives a reply as context (one more for a question about how far dates reach, for the
+ * opening of a source a request asks an overview of or what it is, or for the passage defining an acronym asked about).
  */
 export const CONTEXT_PASSAGES = 6;
+/** How many of the sources found are read for the chunk defining an acronym asked about. */
+const ACRONYM_SOURCES = 3;
 
 /** The passages a reply is answered from, numbered from 1 as the reply cites them: conversations and chat completions share it. */
 export async function retrieveContext(
@@ -23,9 +26,12 @@ export async function retrieveContext(
   const opening = openingWanted(input.query);
   const query = opening?.searchedFor ?? input.query;
   const passages = await searchApplication(deps, { ...input, query, limit: CONTEXT_PASSAGES });
+  const acronym = acronymAsked(input.query);
   const context = opening
     ? await withOpeningFirst(deps.store, opening, passages, input.signal)
-    : await withFurthestDated(deps.store, input.query, passages, input.signal);
+    : acronym
+      ? await withAcronymDefinedFirst(deps.store, acronym, passages, input.signal)
+      : await withFurthestDated(deps.store, input.query, passages, input.signal);
   return context.map((passage, index) => ({ ...passage, number: index + 1 }));
 }
 
@@ -84,10 +90,29 @@ async function withOpeningFirst(
   if (!chunk) return passages;
   const opening = chunkOf(source, chunk);
   if (!named && !wanted.isAbout(opening)) return passages;
-  const others = passages.filter(
-    (passage) => passage.sourceId !== opening.sourceId || passage.chunkIndex !== opening.chunkIndex,
-  );
-  return [opening, ...others];
+  return firstOnce(opening, passages);
+}
+
+/**
+ * For a question what an acronym stands for ("What does GCSR stand for?"), the passage defining it first: the first
+ * chunk, in its source's order, that spells it out before it in brackets ("Global Control Selective Response
+ * (GCSR)"), of the first sources found. A paper defines an acronym once, at its first use, and uses it in every
+ * section after: the passages a search finds best are those using it most.
+ */
+async function withAcronymDefinedFirst(
+  store: Store,
+  acronym: string,
+  passages: Passage[],
+  signal: AbortSignal,
+): Promise<Passage[]> {
+  const sources = [...new Map(passages.map((passage) => [passage.sourceId, passage])).values()];
+  for (const found of sources.slice(0, ACRONYM_SOURCES)) {
+    const chunks = await store.chunks.list(found.sourceId, found.generation);
+    signal.throwIfAborted();
+    const defining = chunks.find((chunk) => definesAcronym(chunk.text, acronym));
+    if (defining) return firstOnce(chunkOf(found, defining), passages);
+  }
+  return passages;
 }
 
 async function withFurthestDated(
@@ -123,6 +148,14 @@ async function furthestDatedChunk(
     passage.sourceId === first.sourceId && datesIn(passage.text, furthest.order).includes(furthest.date);
   if (passages.some(namesIt)) return undefined;
   return chunkOf(first, furthest.item);
+}
+
+/** The passages with one put first, and not again where the search found it. */
+function firstOnce(first: Passage, passages: Passage[]): Passage[] {
+  const others = passages.filter(
+    (passage) => passage.sourceId !== first.sourceId || passage.chunkIndex !== first.chunkIndex,
+  );
+  return [first, ...others];
 }
 
 /** Another chunk of a passage's source as a passage, scored as that passage: the search did not reach it. */

@@ -371,6 +371,49 @@ describe('conversations, a question what something is', () => {
   });
 });
 
+describe('conversations, a question what an acronym stands for', () => {
+  const definition =
+    'Ships are brought in under Berth Allocation Control (BAC), which the harbour master runs from the tower.';
+  /** A handbook defining the acronym once, in a long introduction, and using it in every section after. */
+  function handbook(): string {
+    const introduction = Array.from(
+      { length: 6 },
+      (_, part) =>
+        `The harbour was rebuilt in stage ${part + 1}, when its timber piles were replaced by concrete and its ` +
+        'cranes were moved onto rails along the whole length of the north wall.',
+    );
+    const sections = [
+      `# The harbour handbook\n\n${introduction.slice(0, 3).join(' ')} ${definition} ${introduction.slice(3).join(' ')}`,
+    ];
+    for (let berth = 1; berth <= 60; berth++)
+      sections.push(
+        `## Berth ${berth}\n\nBAC assigns berth ${berth} by tonnage; BAC logs its depth of ${berth + 4} metres, ` +
+          `and BAC bills its tariff of ${berth * 12} euros a day to the ship's agent.`,
+      );
+    return sections.join('\n\n');
+  }
+
+  test('is answered with the sentence defining it, which no search for the question reaches', async () => {
+    const application = (await daemon.call('POST', '/applications', { name: 'acronyms' })).body.id;
+    await addTextSource(daemon, application, 'handbook.md', handbook());
+    const message = 'What does BAC stand for in the harbour handbook?';
+    const search = await daemon.call('POST', `/applications/${application}/search`, {
+      query: message,
+      limit: 6,
+    });
+    expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain(
+      'Berth Allocation Control',
+    );
+    const { status, body } = await daemon.call('POST', '/conversations', {
+      application_id: application,
+      message,
+    });
+    expect(status).toBe(200);
+    expect(body.message).toBe(`${definition} [1]`);
+    expect(body.sources).toEqual([expect.objectContaining({ source: 'handbook.md' })]);
+  });
+});
+
 describe('conversations, OpenAI-compatible provider', () => {
   test('the prompt carries the system message, numbered passages and the question; usage is the provider’s', async () => {
     vendor.script(() => ({

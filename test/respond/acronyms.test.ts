@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acronymsDefined } from '../../daemon/respond/acronyms.ts';
+import { acronymAsked, acronymsDefined, definesAcronym } from '../../daemon/respond/acronyms.ts';
 import { candidateSentences } from '../../daemon/respond/candidates.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
 
@@ -56,5 +56,25 @@ describe('candidate sentences with the acronyms their source defines', () => {
     expect(stemsOf('The NFL of this story')).not.toContain('footbal');
     expect(stemsOf('Its national league')).not.toContain('nfl');
     expect(stemsOf('The Super Bowl')).not.toContain('nfl');
+  });
+});
+
+describe('acronymAsked', () => {
+  it.each([
+    ['What does GCSR stand for?', 'GCSR'],
+    ['What does GCSR stand for in the microrobot paper?', 'GCSR'],
+    ['what does the acronym MVP mean', 'MVP'],
+    ['What is NFL short for?', 'NFL'],
+    ['What is "ARL" an abbreviation of?', 'ARL'],
+    ['What does the NFL commissioner do?', undefined],
+    ['What does Tika stand for?', undefined],
+    ['Who does the NFL stand for?', undefined],
+  ])('%s', (message, acronym) => {
+    expect(acronymAsked(message)).toBe(acronym);
+  });
+
+  it('tells a text defining the acronym from one using it', () => {
+    expect(definesAcronym('and Global Control Selective Response (GCSR) [6].', 'GCSR')).toBe(true);
+    expect(definesAcronym('GCSR uses the control matrix.', 'GCSR')).toBe(false);
   });
 });
