@@ -171,7 +171,7 @@ const AFFIRMED_MARGIN = 1;
  */
 function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  if (!best || !ASKS_HOW_TO_DO.test(question.text) || NEGATION.test(question.text)) return ranked;
+  if (!best || !asksHowToDo(question)) return ranked;
   if (!negates(best.candidate.sentence)) return ranked;
   return movedFirst(
     ranked,
@@ -186,6 +186,23 @@ function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
 
 /** `HOW_TO_DO` alone: not "Can I..." nor "Is it possible...", which a sentence saying what cannot be done answers. */
 const ASKS_HOW_TO_DO = new RegExp(HOW_TO_DO, 'i');
+
+/** A question asking how to do something, saying no "not" itself: a sentence saying what does not happen answers none. */
+export function asksHowToDo(question: Question): boolean {
+  return ASKS_HOW_TO_DO.test(question.text) && !NEGATION.test(question.text);
+}
+
+/** The share of the best one's coverage a sentence put before it must hold. */
+const AFFIRMED_COVERAGE = 0.8;
+
+/**
+ * Whether a sentence says what does not happen, before any clause of purpose: "Set it to off so the server doesn't
+ * log passwords." says what to do.
+ */
+export function negates(sentence: string): boolean {
+  const purpose = sentence.search(/\b(?:so|so that|in order to|to avoid|to prevent)\b/i);
+  return NEGATION.test(purpose < 0 ? sentence : sentence.slice(0, purpose));
+}
 
 /** How far below the best a code block may be scored and still come before it. */
 const CODE_MARGIN = 1;
@@ -209,17 +226,6 @@ function codeFirst(question: Question, ranked: Finding[]): Finding[] {
         score >= best.score - CODE_MARGIN && FENCE.test(candidate.sentence) && held(candidate) >= bestHeld,
     ),
   );
-}
-/** The share of the best one's coverage a sentence put before it must hold. */
-const AFFIRMED_COVERAGE = 0.8;
-
-/**
- * Whether a sentence says what does not happen, before any clause of purpose: "Set it to off so the server doesn't
- * log passwords." says what to do.
- */
-function negates(sentence: string): boolean {
-  const purpose = sentence.search(/\b(?:so|so that|in order to|to avoid|to prevent)\b/i);
-  return NEGATION.test(purpose < 0 ? sentence : sentence.slice(0, purpose));
 }
 
 /** How many of the question's words a sentence holds, the names it uses aside: those tell its source, not its answer. */

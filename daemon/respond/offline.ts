@@ -23,7 +23,7 @@ import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
 import { fieldAnswer } from './field-answer.ts';
-import { firstFindingFirst } from './first-finding.ts';
+import { asksHowToDo, firstFindingFirst, negates } from './first-finding.ts';
 import {
   acronymAnswer,
   affiliationAnswer,
@@ -66,6 +66,8 @@ const SHORT_WORDS = 8;
  * point or another, we were all new to this world.").
  */
 const RECORD_VALUE_WORDS = 20;
+/** The most words of the sentence saying what to do after one saying what does not happen (`closingSentence`). */
+const WHAT_TO_DO_WORDS = 30;
 /** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
 const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
 /**
@@ -250,7 +252,8 @@ export function rankReply(
  *   "* tika-app's batch mode is gone." alone answers nothing of "what should I use instead?", the item's next
  *   sentence does. One holding none of the question says something else ("Photography is not allowed in the east
  *   wing." after "The museum opens at 9 am.");
- * - or goes on with the value of a record the best one opens, on its line (`RECORD_VALUE_WORDS`).
+ * - or goes on with the value of a record the best one opens, on its line (`RECORD_VALUE_WORDS`);
+ * - or, for a question asking how to do something, says what to do after a best one saying what does not happen.
  */
 function closingSentence(question: Question, findings: Finding[]): Candidate | undefined {
   const best = findings[0]?.candidate;
@@ -272,7 +275,14 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
     RECORD_LINE.test(best.sentence) &&
     quotedWords(next) <= (keyedRecord(best.sentence) ? RECORD_VALUE_WORDS : SHORT_WORDS) &&
     best.passage.text.includes(run);
-  return heads || endsThought || goesOnRecord ? next : undefined;
+  // Asked how to do something, a sentence saying what does not happen is followed by what to do: "...make a change
+  // to the ini file, it will NOT be reflected. To refresh the blog's cache, visit your blog with ?reinit=1..."
+  const saysWhatToDo =
+    asksHowToDo(question) &&
+    negates(best.sentence) &&
+    !negates(next.sentence) &&
+    quotedWords(next) <= WHAT_TO_DO_WORDS;
+  return heads || endsThought || goesOnRecord || saysWhatToDo ? next : undefined;
 }
 
 /**

@@ -411,6 +411,20 @@ describe('offline responder', () => {
     );
   });
 
+  it('quotes what to do after a sentence saying what does not happen, for a question asking how to do something', () => {
+    const manual = firstPassage(
+      'blog.md',
+      'The settings file is read once, when the blog starts. If you make a change to the settings file, it will NOT ' +
+        'be reflected at once. To refresh the cache, visit the blog with ?reinit=1 at the end of the address.',
+    );
+    expect(composeReply('How do I make the blog pick up a change to its settings file?', [manual]).text).toBe(
+      'If you make a change to the settings file, it will NOT be reflected at once. To refresh the cache, visit the blog with ?reinit=1 at the end of the address. [1]',
+    );
+    expect(composeReply('Is a change to the settings file reflected at once?', [manual]).text).not.toContain(
+      'reinit',
+    );
+  });
+
   it('quotes the sentence closing the best one whatever its own score', () => {
     const passage = firstPassage(
       'complexity.md',
