@@ -7,8 +7,10 @@ import { term, words } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
 import { isStopWord } from './content-words.ts';
 
-/** Capitals in brackets: "(MVP)", "(LANs)". Whether the words before spell them is `spelledOut`'s. */
-const BRACKETED_CAPITALS = /\((\p{Lu}{2,8})s?\)/gu;
+/** An acronym: two to eight capitals, with a plural's "s" ("LANs"), as a pattern's source. */
+const ACRONYM = String.raw`(\p{Lu}{2,8})s?`;
+/** An acronym in brackets: "(MVP)", "(LANs)". Whether the words before spell it is `spelledOut`'s. */
+const BRACKETED_CAPITALS = new RegExp(String.raw`\(${ACRONYM}\)`, 'gu');
 
 /** How far before the brackets a long form is looked for: a dozen words or so. */
 const LONG_FORM_CHARACTERS = 120;
@@ -70,19 +72,30 @@ export function withAcronyms(candidates: Candidate[]): Candidate[] {
 }
 
 /**
- * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean?": the acronym asked about,
- * as written (two to ten letters or digits, two capitals at least).
+ * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean in this paper?": the word
+ * asked about, which must be an acronym (`ACRONYM`, in its own case). Not "What does NASA mean to you?".
  */
+const QUOTED_WORD = String.raw`["'“‘]?(\S+?)["'”’]?`;
 const ACRONYM_ASKED = [
-  /^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?["'“‘]?([\p{L}\d]{2,10})["'”’]?\s+(?:stand\s+for|mean)\b/iu,
-  /^\W*what\s+is\s+["'“‘]?([\p{L}\d]{2,10})["'”’]?\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))\b/iu,
+  new RegExp(
+    String.raw`^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?${QUOTED_WORD}\s+(?:stand\s+for|mean)(?:\s+in\s[^?]*)?\W*$`,
+    'iu',
+  ),
+  new RegExp(
+    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))\W*$`,
+    'iu',
+  ),
 ];
+const WHOLE_ACRONYM = new RegExp(`^${ACRONYM}$`, 'u');
+/** Such a question is short: a longer message is not read (the patterns above would cost time on it). */
+const LONGEST_QUESTION = 200;
 
 /** The acronym a question asks the long form of, when it asks so. */
 export function acronymAsked(message: string): string | undefined {
+  if (message.length > LONGEST_QUESTION) return undefined;
   for (const pattern of ACRONYM_ASKED) {
-    const acronym = pattern.exec(message)?.[1];
-    if (acronym !== undefined && (acronym.match(/\p{Lu}/gu)?.length ?? 0) >= 2) return acronym;
+    const asked = pattern.exec(message)?.[1];
+    if (asked !== undefined && WHOLE_ACRONYM.test(asked)) return asked;
   }
   return undefined;
 }

@@ -372,9 +372,10 @@ function readText(text: string): PassageReading {
     }),
     title,
     titleStems: title === undefined ? [] : contentStems(title),
-    headings: all
-      .filter((sentence) => HEADING_MARK.test(sentence))
-      .map((heading) => readSentence(heading.replace(HEADING_MARK, '').trim())),
+    headings: all.flatMap((sentence) => {
+      const heading = HEADING_MARK.test(sentence) ? markdownHeading(sentence) : undefined;
+      return heading ? [readSentence(heading.text)] : [];
+    }),
   };
 }
 
@@ -411,7 +412,7 @@ const TITLE_WORDS = 12;
 
 function passageTitle(split: string[]): string | undefined {
   const heading = split.find((sentence) => HEADING_MARK.test(sentence));
-  if (heading) return heading.replace(HEADING_MARK, '');
+  if (heading !== undefined) return markdownHeading(heading)?.text;
   const first = split[0];
   if (first === undefined || split.length < 2 || /[.!?,;]["”’)\]]?$/.test(first) || FENCE.test(first))
     return undefined;

@@ -1,26 +1,31 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
- * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for one
- * asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its default;
- * for one asking how to do something, a sentence saying what to do rather than what does not happen, and code showing it.
+ * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for
+ * one asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its
+ * default; for one asking how to do something, a sentence saying what to do rather than what does not happen, and
+ * code showing it; for one asking for a field a form fills in, the line filling it in.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
-import { type Candidate, headingOver, saidBy, termsHeldBySourceOf } from './candidates.ts';
+import { type Candidate, headingOver, saidBy, sourceOf, termsHeldBySourceOf } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
+import { fieldAsked } from './fields.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
  * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `defaultFirst`,
- * `affirmedFirst`, `codeFirst`) first.
+ * `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
-  return codeFirst(
+  return fieldFirst(
     question,
-    affirmedFirst(
+    codeFirst(
       question,
-      defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+      affirmedFirst(
+        question,
+        defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+      ),
     ),
   );
 }
@@ -187,7 +192,10 @@ function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
 /** `HOW_TO_DO` alone: not "Can I..." nor "Is it possible...", which a sentence saying what cannot be done answers. */
 const ASKS_HOW_TO_DO = new RegExp(HOW_TO_DO, 'i');
 
-/** A question asking how to do something, saying no "not" itself: a sentence saying what does not happen answers none. */
+/**
+ * A question asking how to do something, saying no "not" itself: a sentence saying what does not happen answers
+ * none. (`codeFirst` reads `ASKS_HOW_TO_DO` alone: code answers "How do I stop...?" too.)
+ */
 export function asksHowToDo(question: Question): boolean {
   return ASKS_HOW_TO_DO.test(question.text) && !NEGATION.test(question.text);
 }
@@ -218,17 +226,48 @@ function codeFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (!best || !ASKS_HOW_TO_DO.test(question.text) || FENCE.test(best.candidate.sentence)) return ranked;
   const held = askedTermsHeld(question);
-  const bestHeld = held(best.candidate);
+  // One word at least: a bare "npm test" block holds as many as a best sentence holding none.
+  const least = Math.max(1, held(best.candidate));
   return movedFirst(
     ranked,
     ranked.findIndex(
       ({ candidate, score }) =>
-        score >= best.score - CODE_MARGIN && FENCE.test(candidate.sentence) && held(candidate) >= bestHeld,
+        score >= best.score - CODE_MARGIN && FENCE.test(candidate.sentence) && held(candidate) >= least,
     ),
   );
 }
 
-/** How many of the question's words a sentence holds, the names it uses aside: those tell its source, not its answer. */
+/** How far below the best a line filling in the field asked for may be scored and still come before it. */
+const FIELD_MARGIN = 3;
+
+/**
+ * "How many copies of the application does the funder want?" is answered by the form's "Number of Copies: 9", which
+ * the model scores 2.6 under the line asking for it ("Please state below how many copies (plus the original) the
+ * funder requires...") for holding fewer of the question's words. For a question asking for a field (fields.ts),
+ * the best line of the best sentence's source filling it in, scored nearly as well, comes first. A field scored
+ * much lower is not what is asked: "Port: 8080" is 6.4 under "The admin console listens on port 9090 by default."
+ * for "Which port does the admin console listen on?", "Version: 2.9.1" 4.3 under "Tika requires Python 3.8" for
+ * "What version of Python does Tika require?".
+ */
+function fieldFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  const fillsField = best && fieldAsked(question);
+  if (!best || !fillsField) return ranked;
+  return movedFirst(
+    ranked,
+    ranked.findIndex(
+      ({ candidate, score }) =>
+        score >= best.score - FIELD_MARGIN &&
+        sourceOf(candidate) === sourceOf(best.candidate) &&
+        fillsField(candidate),
+    ),
+  );
+}
+
+/**
+ * How many of the question's words a sentence holds, the names it uses aside: those tell its source, not its
+ * answer.
+ */
 function askedTermsHeld(question: Question): (candidate: Candidate) => number {
   const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
   return (candidate) => asked.filter((term) => candidate.stems.has(term)).length;

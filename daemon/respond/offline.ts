@@ -22,7 +22,6 @@ import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
-import { fieldAnswer } from './field-answer.ts';
 import { asksHowToDo, firstFindingFirst, negates } from './first-finding.ts';
 import {
   acronymAnswer,
@@ -62,8 +61,8 @@ const wordsPerDelta = 3;
 const SHORT_WORDS = 8;
 /**
  * The most words of the sentence going on with the value of a record keyed by a name or a path (`closingSentence`,
- * `keyedRecord`): a quote of a JSON leaf is one thing said, whose second sentence is often its point ("I like to remember what my father taught me. That at one
- * point or another, we were all new to this world.").
+ * `keyedRecord`): a quote of a JSON leaf is one thing said, whose second sentence is often its point ("I like to
+ * remember what my father taught me. That at one point or another, we were all new to this world.").
  */
 const RECORD_VALUE_WORDS = 20;
 /** The most words of the sentence saying what to do after one saying what does not happen (`closingSentence`). */
@@ -175,8 +174,7 @@ export interface Ranking {
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
    * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
    * question, quoted with its answer; for a question who sent a message, or when, its header; for one where a
-   * paper's authors work, the institutions its title page names; for one asking for a field a form fills in, that
-   * field's line.
+   * paper's authors work, the institutions its title page names.
    */
   leadAnswer?: Candidate[];
   /**
@@ -207,8 +205,7 @@ export function rankReply(
     acronymAnswer(message, relevant) ??
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
-    affiliationAnswer(question, relevant) ??
-    fieldAnswer(question, relevant);
+    affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.
   const ranked = firstFindingFirst(
@@ -585,9 +582,9 @@ function runOn(pieces: string[]): string {
 }
 
 /**
- * A record whose key is a name or a path, holding no function word (`main.characters."Dolores Abernathy"[6].quote:`,
- * "LGPL v3.0:"), not a sentence introducing what follows its colon ("In Berlin, the Huguenots created two new
- * neighbourhoods: ...").
+ * Whether a record (`RECORD_LINE`, which the caller has matched: the sentence holds ": ") has a key that is a name or
+ * a path, holding no function word (`main.characters."Dolores Abernathy"[6].quote:`, "LGPL v3.0:"), rather than
+ * being a sentence introducing what follows its colon ("In Berlin, the Huguenots created two new neighbourhoods:").
  */
 function keyedRecord(sentence: string): boolean {
   const key = sentence.slice(0, sentence.indexOf(': '));

@@ -105,7 +105,10 @@ async function withAcronymDefinedFirst(
   passages: Passage[],
   signal: AbortSignal,
 ): Promise<Passage[]> {
-  const sources = [...new Map(passages.map((passage) => [passage.sourceId, passage])).values()];
+  // Each source's best passage, whose score the chunk put first takes (`chunkOf`).
+  const sources = passages.filter(
+    (passage, index) => passages.findIndex((other) => other.sourceId === passage.sourceId) === index,
+  );
   for (const found of sources.slice(0, ACRONYM_SOURCES)) {
     const chunks = await store.chunks.list(found.sourceId, found.generation);
     signal.throwIfAborted();

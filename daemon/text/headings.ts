@@ -9,11 +9,22 @@ export interface Heading {
 /** A heading's mark: one to six #'s and the space after them. */
 export const HEADING_MARK = /^#{1,6}[ \t]+/;
 
-const HEADING_LINE = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-
-/** The heading a line is, its text without the #'s that may close it; none for a mark without text. */
+/**
+ * The heading a line is, its text without the #'s that may close it after a space ("## Usage ##", but "# C#" is
+ * "C#"); none for a mark without text. Read without a pattern spanning the text: one with a lazy text and optional
+ * closing #'s backtracks in time quadratic in a long line of "# # # ...".
+ */
 export function markdownHeading(line: string): Heading | undefined {
-  const match = HEADING_LINE.exec(line);
-  const text = match?.[2]?.trim();
-  return match && text ? { level: match[1]!.length, text } : undefined;
+  const mark = HEADING_MARK.exec(line);
+  if (!mark) return undefined;
+  const text = withoutClosingMarks(line.slice(mark[0].length).trimEnd());
+  return text === '' ? undefined : { level: mark[0].trimEnd().length, text };
+}
+
+/** A heading's text without the run of #'s closing it, which a space or tab parts from it or which is all of it. */
+function withoutClosingMarks(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end === text.length) return text;
+  return end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t' ? text.slice(0, end).trimEnd() : text;
 }

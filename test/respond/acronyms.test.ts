@@ -69,6 +69,9 @@ describe('acronymAsked', () => {
     ['What does the NFL commissioner do?', undefined],
     ['What does Tika stand for?', undefined],
     ['Who does the NFL stand for?', undefined],
+    ['What does NASA mean to you?', undefined],
+    ['What does the acronym LANs stand for in this paper?', 'LANs'],
+    ['What does GitHub stand for?', undefined],
   ])('%s', (message, acronym) => {
     expect(acronymAsked(message)).toBe(acronym);
   });

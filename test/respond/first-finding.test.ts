@@ -88,5 +88,56 @@ describe('firstFindingFirst', () => {
     // Not when it is scored much lower, nor for a question asking what a thing is.
     expect(first(howTo, [5.9, 4.5, 4.0])).toBe(where);
     expect(first('What does the command line give instead of plain text?', [5.9, 5.0, 4.0])).toBe(where);
+    // Nor a block holding none of the question's words, however few the best sentence holds.
+    expect(first('How do I set up Harbour?', [5.9, 5.0, 4.0])).toBe(where);
+  });
+
+  it('puts the line filling in the field a question asks for first, when scored nearly as well as the best', () => {
+    const [asking, copies] = candidateSentences([
+      {
+        number: 1,
+        sourceName: 'form.docx',
+        sourceId: 'src_form',
+        page: 1,
+        score: 0.8,
+        text: 'Please state below how many copies the funder requires.\n\nNumber of Copies: 9',
+      },
+    ]);
+    const [elsewhere] = candidateSentences([
+      {
+        number: 2,
+        sourceName: 'shop.md',
+        sourceId: 'src_shop',
+        page: 1,
+        score: 0.7,
+        text: 'Number of Copies: 40',
+      },
+    ]);
+    const question = readQuestion('How many copies of the application does the funder want?');
+    const first = (findings: [typeof asking, number][]) =>
+      firstFindingFirst(
+        question,
+        findings.map(([candidate, score]) => ({ candidate: candidate!, score, coverage: 0.5 })),
+      )[0]!.candidate;
+    expect(
+      first([
+        [asking, 8.9],
+        [copies, 6.3],
+      ]),
+    ).toBe(copies);
+    // Not when it is scored much lower ("Port: 8080" under "The admin console listens on port 9090"), nor a line
+    // of another source than the best sentence's.
+    expect(
+      first([
+        [asking, 8.9],
+        [copies, 5.5],
+      ]),
+    ).toBe(asking);
+    expect(
+      first([
+        [asking, 8.9],
+        [elsewhere, 8.5],
+      ]),
+    ).toBe(asking);
   });
 });

@@ -1,22 +1,12 @@
 /**
- * A question asking for a field a form or a specification fills in, answered by that field's line: "How many copies
- * of the application does the funder want?" by the form's "Number of Copies: 9", and "What keywords describe the
- * project?" by its "Keywords (enter up to 5) 1)Online environments, 2)Design research, ...". Scored as sentences,
- * the line a form asks with ("Please state below how many copies (plus the original) the funder requires...")
- * holds more of the question's words, and answers nothing.
+ * The lines of a form or a specification filling in a field, and the field a question asks for: "How many copies of
+ * the application does the funder want?" asks for the form's "Number of Copies: 9", and "What keywords describe the
+ * project?" for its "Keywords (enter up to 5) 1)Online environments, 2)Design research, ...".
  */
 import { isStopWord as isFunctionWord, term, wordCount, words } from '../text/words.ts';
-import {
-  type Candidate,
-  candidateSentences,
-  labelledValue,
-  sourceOf,
-  sourcesNamingAll,
-  termsHeldBySourceOf,
-} from './candidates.ts';
+import { type Candidate, labelledValue } from './candidates.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import type { Question } from './question.ts';
-import type { ContextPassage } from './types.ts';
 
 /** "How many copies...", "And how much funding...": the thing a question opening with its count counts. */
 const COUNTED = /^\W*(?:[\p{L}'’]+\s+){0,2}?how\s+(?:many|much)\s+([\p{L}-]+)/iu;
@@ -28,13 +18,19 @@ const COUNT_WORDS = new Set(['number', 'amount', 'total', 'count'].map(term));
  * A field: its label, then its value after a colon or an equals sign ("Number of Copies: 9"), or on the next line
  * (`labelledValue`). A section's number may lead it ("1.4 ..."), and a note in brackets follow the label.
  */
-const FIELD = /^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^:=()]+?)\s*(?:\([^)]*\)\s*)?[:=]\s*(\S.*)?$/su;
+const FIELD = /^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^:=()]{1,80}?)\s*(?:\([^)]*\)\s*)?[:=]\s*(\S.*)?$/su;
 /**
  * A field whose note in brackets ends the label, and whose value is a list of three or more items: "Keywords (enter
  * up to 5) 1)Online environments, 2)Design research, 3)Pedagogy".
  */
-const NOTED_LIST_FIELD = /^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^:=()]+?)\s*\([^)]*\)\s*(([^,]+)(?:,[^,]+){2,})$/su;
+const NOTED_LIST_FIELD =
+  /^\W*(?:\d+(?:\.\d+)*\.?\s*)?([^:=()]{1,80}?)\s*\([^)]*\)\s*(([^,]+)(?:,[^,]+){2,})$/su;
 
+/**
+ * A field's line is short: a label of a few words and a value of a few more. Longer lines are not read, which also
+ * bounds the time the patterns above take.
+ */
+const FIELD_LINE_CHARACTERS = 240;
 /** A label is a few words: a sentence with a colon in it names no field ("Note the following: ..."). */
 const LABEL_WORDS = 5;
 /**
@@ -42,36 +38,27 @@ const LABEL_WORDS = 5;
  * detect Belarusian, Catalan, ..." says what changed under a topic, for every release.
  */
 const VALUE_WORDS = 12;
-/** At most this many lines of one field are quoted. */
-const FIELDS_QUOTED = 3;
 
 /**
- * For an open question naming the thing it asks for ("how many copies", "which keywords"), the lines of the source
- * holding most of the question's words (and every name it uses) that label that thing and give its value.
- * The label says nothing but words of the question ("Funding Body" for "Which funding body..."), and a counting
- * one's ("Number of"): "Add Entry: Takes you straight to the form" is no field of entries.
+ * For an open question naming the thing it asks for ("how many copies", "which keywords"), whether a sentence is a
+ * line filling in that field: its label holds the thing and nothing but words of the question ("Funding Body" for
+ * "Which funding body...") and a counting label's ("Number of"), and its value is a few words. "Add Entry: Takes you
+ * straight to the form" is no field of entries. Undefined when the question names no such thing.
  */
-export function fieldAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
-  const field = fieldAsked(question);
+export function fieldAsked(question: Question): ((candidate: Candidate) => boolean) | undefined {
+  const field = thingAsked(question);
   if (field === undefined) return undefined;
-  const candidates = candidateSentences(relevant);
-  const naming = sourcesNamingAll(candidates, question.names);
-  const heldBy = termsHeldBySourceOf(candidates, question.terms.keys());
-  const eligible = candidates.filter((candidate) => naming.has(sourceOf(candidate)));
-  const most = Math.max(0, ...eligible.map(heldBy));
-  const fields = eligible.filter((candidate) => {
-    const label = heldBy(candidate) === most ? fieldLabel(candidate) : undefined;
-    return label?.includes(field) && label.every((stem) => question.terms.has(stem) || COUNT_WORDS.has(stem));
-  });
-  const [first] = fields;
-  // A field may be filled in more than once: a forwarded message's headers give its date again, in other words.
-  return (
-    first && fields.filter((candidate) => sourceOf(candidate) === sourceOf(first)).slice(0, FIELDS_QUOTED)
-  );
+  return (candidate) => {
+    const label = fieldLabel(candidate);
+    return (
+      label?.includes(field) === true &&
+      label.every((stem) => question.terms.has(stem) || COUNT_WORDS.has(stem))
+    );
+  };
 }
 
 /** The stem of what an open question names as its answer: the thing it counts, or its "what"/"which" word. */
-function fieldAsked(question: Question): string | undefined {
+function thingAsked(question: Question): string | undefined {
   if (!question.open) return undefined;
   const counted = COUNTED.exec(question.text)?.[1]?.toLowerCase();
   // "How many" asks a number of things, but "how much does it weigh" names none.
@@ -81,7 +68,9 @@ function fieldAsked(question: Question): string | undefined {
 
 /** The stems of a field's label, when a sentence is a field with a value. */
 function fieldLabel(candidate: Candidate): string[] | undefined {
-  const [, label, value] = FIELD.exec(candidate.sentence) ?? notedList(candidate.sentence) ?? [];
+  const { sentence } = candidate;
+  if (sentence.length > FIELD_LINE_CHARACTERS) return undefined;
+  const [, label, value] = FIELD.exec(sentence) ?? notedList(sentence) ?? [];
   if (label === undefined || wordCount(label) > LABEL_WORDS) return undefined;
   const valueWords = wordCount(value ?? labelledValue(candidate) ?? '');
   return valueWords > 0 && valueWords <= VALUE_WORDS ? contentStems(label) : undefined;
