@@ -380,36 +380,35 @@ describe('offline responder', () => {
     expect(composeReply('When does the museum open?', [museum]).text).toBe('The museum opens at 9 am. [1]');
   });
 
-  it("quotes the sentence going on with a record's value, a JSON leaf's quote", () => {
-    const quotes = firstPassage(
-      'quotes.json',
+  // A record keyed by a path goes on while its value says one thing; a sentence introducing what follows its colon
+  // is no such record.
+  it.each([
+    [
       'main.characters."Bernard Lowe"[1].quote: People like to read about the things they want the most.\n' +
         "main.characters.\"Bernard Lowe\"[2].quote: Dreams don't mean anything. They're just noise. They're not real.\n" +
         'main.characters."Bernard Lowe"[2].season: 2',
-    );
-    expect(composeReply('What does Bernard say dreams are?', [quotes]).text).toBe(
+      'What does Bernard say dreams are?',
       'main.characters."Bernard Lowe"(2).quote: Dreams don\'t mean anything. They\'re just noise. [1]',
-    );
-    // A record keyed by a path goes on while its value says one thing; a sentence introducing what follows its colon
-    // is no such record.
-    const father = firstPassage(
-      'quotes.json',
+    ],
+    [
       'main.characters."Dolores Abernathy"[6].quote: I like to remember what my father taught me. ' +
         'That at one point or another, we were all new to this world.\n' +
         'main.characters."Dolores Abernathy"[6].season: 1',
-    );
-    expect(composeReply('According to Dolores, what did her father teach her?', [father]).text).toBe(
+      'According to Dolores, what did her father teach her?',
       'main.characters."Dolores Abernathy"(6).quote: I like to remember what my father taught me. That at one point or another, we were all new to this world. [1]',
-    );
-    const berlin = firstPassage(
-      'berlin.md',
+    ],
+    [
       'In Berlin, the Huguenots created two new neighbourhoods: Dorotheenstadt and Friedrichstadt. ' +
         'By 1700, one-fifth of the population of the growing city was French speaking.',
-    );
-    expect(composeReply('Which neighbourhoods did the Huguenots create in Berlin?', [berlin]).text).toBe(
+      'Which neighbourhoods did the Huguenots create in Berlin?',
       'In Berlin, the Huguenots created two new neighbourhoods: Dorotheenstadt and Friedrichstadt. [1]',
-    );
-  });
+    ],
+  ])(
+    "quotes the sentence going on with a record's value, a JSON leaf's quote: %#",
+    (text, question, reply) => {
+      expect(composeReply(question, [firstPassage('quotes.json', text)]).text).toBe(reply);
+    },
+  );
 
   it('quotes what to do after a sentence saying what does not happen, for a question asking how to do something', () => {
     const manual = firstPassage(
