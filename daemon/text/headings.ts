@@ -6,8 +6,12 @@ export interface Heading {
   text: string;
 }
 
-/** A heading's mark: one to six #'s and the space after them. */
-export const HEADING_MARK = /^#{1,6}[ \t]+/;
+/** A heading's mark, as a pattern's source: one to six #'s and the space after them. */
+export const HEADING_MARK_SOURCE = String.raw`#{1,6}[ \t]+`;
+/** A line opening with a heading's mark. */
+export const HEADING_MARK = new RegExp(`^${HEADING_MARK_SOURCE}`);
+/** The marks of a text's headings of levels 1 to 5. */
+const DEEPENED_MARKS = /^(#{1,5})(?=[ \t])/gm;
 
 /**
  * The heading a line is, its text without the #'s that may close it after a space ("## Usage ##", but "# C#" is
@@ -27,4 +31,9 @@ function withoutClosingMarks(text: string): string {
   while (end > 0 && text[end - 1] === '#') end--;
   if (end === text.length) return text;
   return end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t' ? text.slice(0, end).trimEnd() : text;
+}
+
+/** A text with each of its headings a level deeper, as sections under a title; one of level 6 stays at 6. */
+export function withDeeperHeadings(text: string): string {
+  return text.replace(DEEPENED_MARKS, '#$1');
 }

@@ -2,6 +2,7 @@
  * Sentences of English-like text: Markdown blocks (paragraphs, table rows, list items, headings) each split at
  * sentence ends, so a table or a list is never read as one run-on sentence.
  */
+import { HEADING_MARK_SOURCE } from './headings.ts';
 
 const abbreviations = new Set([
   'mr',
@@ -64,7 +65,7 @@ const abbreviations = new Set([
 ]);
 
 /** A line that stands alone in Markdown: a table row, a list item or a heading. */
-const STANDALONE_LINE = /^\s*(\||[-*+] |\d+[.)] |#{1,6} )/;
+const STANDALONE_LINE = new RegExp(String.raw`^\s*(\||[-*+] |\d+[.)] |${HEADING_MARK_SOURCE})`);
 /** A list item's first line: the lines after it, up to a blank or another item, carry it on. */
 export const LIST_ITEM = /^([-*+] |\d+[.)] )/;
 /** A `name: value` line: e-mail headers, JSON leaves (`people[0].name: Ada`), metadata. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownHeading } from '../../daemon/text/headings.ts';
+import { markdownHeading, withDeeperHeadings } from '../../daemon/text/headings.ts';
 
 describe('markdownHeading', () => {
   it.each([
@@ -20,4 +20,12 @@ describe('markdownHeading', () => {
       expect(markdownHeading(line)).toBeUndefined();
     },
   );
+});
+
+describe('withDeeperHeadings', () => {
+  it('puts each heading a level deeper, but one of level 6, and leaves other lines as they are', () => {
+    expect(withDeeperHeadings('# Slide\ntext # not a heading\n## Part\n###### Deepest\n#hashtag')).toBe(
+      '## Slide\ntext # not a heading\n### Part\n###### Deepest\n#hashtag',
+    );
+  });
 });

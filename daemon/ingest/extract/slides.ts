@@ -1,4 +1,4 @@
-import { HEADING_MARK } from '../../text/headings.ts';
+import { HEADING_MARK, withDeeperHeadings } from '../../text/headings.ts';
 import type { ExtractedDocument, ExtractedPage } from '../types.ts';
 import { ENCRYPTED_DETAIL, ExtractionError } from './errors.ts';
 import { readPowerPoint } from './ppt.ts';
@@ -82,7 +82,7 @@ function underDeckTitle(texts: string[]): string[] {
   const title = titleAt >= 0 ? lines[titleAt]!.replace(HEADING_MARK, '') : lines[0]!;
   if (titleAt < 0 && !isTitleLine(title)) return texts;
   const opened = [`# ${title}`, ...lines.filter((_, index) => index !== Math.max(titleAt, 0))];
-  return [opened.join('\n'), ...others.map((text) => text.replace(/^(#{1,5}) /gm, '#$1 '))];
+  return [opened.join('\n'), ...others.map(withDeeperHeadings)];
 }
 
 /** A title slide's title is a few words; a longer first line, or a list's item, is the slide's text. */
