@@ -199,7 +199,7 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
   if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
-  if (INTRODUCES_WHAT_FOLLOWS.test(sentence)) return following;
+  if (ENDS_BEFORE_ITS_OBJECT.test(sentence)) return following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
@@ -207,18 +207,19 @@ export function labelledValue(candidate: Candidate): string | undefined {
  * A sentence ending where its object should be, which a page puts after it as a list or a row of logos: "rentalo is
  * recommended by." and "National geografic traveler, Travel leisure, The New York Times".
  */
-const INTRODUCES_WHAT_FOLLOWS = /\b(?:by|such as|including|includes?)\.$/i;
+const ENDS_BEFORE_ITS_OBJECT = /\b(?:by|such as|including|includes?)\.$/i;
+
+/** A label, or a sentence ending where its object should be: what it says is what follows it (`labelledValue`). */
+function introducesWhatFollows(sentence: string): boolean {
+  return sentence.endsWith(':') || ENDS_BEFORE_ITS_OBJECT.test(sentence);
+}
 
 /**
  * A label whose passage holds no value after it ("Rentalo certified & recommended by:" over a row of logos): a
  * fragment, which says nothing a reply could open with.
  */
 export function labelsNothing(candidate: Candidate): boolean {
-  const { sentence } = candidate;
-  return (
-    (sentence.endsWith(':') || INTRODUCES_WHAT_FOLLOWS.test(sentence)) &&
-    labelledValue(candidate) === undefined
-  );
+  return introducesWhatFollows(candidate.sentence) && labelledValue(candidate) === undefined;
 }
 
 /** What a sentence says as a reply quotes it: with the value or answer after it (`labelledValue`). */
