@@ -80,6 +80,15 @@ describe('sentence features', () => {
     const first = '## Release 0.1-incubating - 12/27/2007\n\n1. TIKA-5 - Port Metadata Framework from Nutch';
     const named = featureRows(readQuestion("When was Tika's first incubating release?"), [passage(first)]);
     expect(named.map((row) => row.candidate.sentence)).toContain('Release 0.1-incubating - 12/27/2007');
+    // Unless they are most of its words: then they are what it asks about, and the heading must hold them.
+    const slides =
+      '## Code of Practice, Release 1 January 2003\n\nBasic principles\n\n## Auditing from 2004\n\nAudits begin.';
+    const mostlyNamed = featureRows(
+      readQuestion('When was Release 1 of the COUNTER Code of Practice issued?'),
+      [passage(slides)],
+    ).map((row) => row.candidate.sentence);
+    expect(mostlyNamed).toContain('Code of Practice, Release 1 January 2003');
+    expect(mostlyNamed).not.toContain('Auditing from 2004');
   });
 
   it('lets a slide title compete as a heading does, not as a sentence', () => {
