@@ -80,8 +80,8 @@ export function featureRows(
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
  * "What gear was Elyse Saugstad wearing?"). A heading competes only when it holds most of the question's own words
- * (but the names it uses, when they are fewer) and the kind of thing asked for: then it is the answer ("## Release 4.0.0 - 8/18/2026"
- * for "When was 4.0.0 released?"), else it only names a topic.
+ * (but the names it uses, when they are fewer) and the kind of thing asked for: then it is the answer ("## Release
+ * 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"), else it only names a topic.
  */
 function competes(question: Question, candidate: Candidate): boolean {
   if (labelsNothing(candidate)) return false;
@@ -89,7 +89,8 @@ function competes(question: Question, candidate: Candidate): boolean {
   if (!candidate.heading) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them. When
   // they are most of its words, they name what it asks about: "When was Release 1 of the COUNTER Code of Practice
-  // issued?", whose capitalised words are all read as names, is answered by "Code of Practice, Release 1 January 2003".
+  // issued?", whose capitalised words are all read as names, is answered by "Code of Practice, Release 1 January
+  // 2003".
   const unnamed = question.sequence.filter((term) => !question.names.has(term));
   const asked = new Set(unnamed.length * 2 > question.sequence.length ? unnamed : question.sequence);
   const held = [...asked].filter((term) => candidate.stems.has(term)).length;
