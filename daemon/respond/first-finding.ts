@@ -178,14 +178,11 @@ function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (!best || !asksHowToDo(question)) return ranked;
   if (!negates(best.candidate.sentence)) return ranked;
-  return movedFirst(
+  return firstWithin(
     ranked,
-    ranked.findIndex(
-      ({ candidate, score, coverage }) =>
-        score >= best.score - AFFIRMED_MARGIN &&
-        coverage >= AFFIRMED_COVERAGE * best.coverage &&
-        !negates(candidate.sentence),
-    ),
+    AFFIRMED_MARGIN,
+    ({ candidate, coverage }) =>
+      coverage >= AFFIRMED_COVERAGE * best.coverage && !negates(candidate.sentence),
   );
 }
 
@@ -228,12 +225,10 @@ function codeFirst(question: Question, ranked: Finding[]): Finding[] {
   const held = askedTermsHeld(question);
   // One word at least: a bare "npm test" block holds as many as a best sentence holding none.
   const least = Math.max(1, held(best.candidate));
-  return movedFirst(
+  return firstWithin(
     ranked,
-    ranked.findIndex(
-      ({ candidate, score }) =>
-        score >= best.score - CODE_MARGIN && FENCE.test(candidate.sentence) && held(candidate) >= least,
-    ),
+    CODE_MARGIN,
+    ({ candidate }) => FENCE.test(candidate.sentence) && held(candidate) >= least,
   );
 }
 
@@ -251,16 +246,12 @@ const FIELD_MARGIN = 3;
  */
 function fieldFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  const fillsField = best && fieldAsked(question);
+  const fillsField = fieldAsked(question);
   if (!best || !fillsField) return ranked;
-  return movedFirst(
+  return firstWithin(
     ranked,
-    ranked.findIndex(
-      ({ candidate, score }) =>
-        score >= best.score - FIELD_MARGIN &&
-        sourceOf(candidate) === sourceOf(best.candidate) &&
-        fillsField(candidate),
-    ),
+    FIELD_MARGIN,
+    ({ candidate }) => sourceOf(candidate) === sourceOf(best.candidate) && fillsField(candidate),
   );
 }
 
@@ -271,6 +262,15 @@ function fieldFirst(question: Question, ranked: Finding[]): Finding[] {
 function askedTermsHeld(question: Question): (candidate: Candidate) => number {
   const asked = [...question.terms.keys()].filter((term) => !question.names.has(term));
   return (candidate) => asked.filter((term) => candidate.stems.has(term)).length;
+}
+
+/** The findings with the first that `called` picks, of those scored within `margin` of the best, moved first. */
+function firstWithin(ranked: Finding[], margin: number, called: (finding: Finding) => boolean): Finding[] {
+  const floor = (ranked[0]?.score ?? 0) - margin;
+  return movedFirst(
+    ranked,
+    ranked.findIndex((finding) => finding.score >= floor && called(finding)),
+  );
 }
 
 function movedFirst(ranked: Finding[], index: number): Finding[] {

@@ -35,10 +35,7 @@ export function readQuestion(message: string, context?: string): Question {
   for (const term of context ? contentStems(context) : []) terms.set(term, CONTEXT_WEIGHT);
   const own = contentStems(withPlainVerbs(message));
   for (const term of own) terms.set(term, 1);
-  if (asksWhatHappens(message)) terms.delete(term('happens'));
-  if (TAKES_PLACE.test(message)) for (const word of ['take', 'place']) terms.delete(term(word));
-  const measuring = MEASURING.exec(message)?.[1];
-  if (measuring !== undefined) terms.delete(term(measuring.toLowerCase()));
+  for (const word of framingWords(message)) terms.delete(term(word));
   const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked), ...own]);
   const focus = questionFocus(message);
@@ -68,6 +65,19 @@ export const AUXILIARY = '(?:do|does|did|can|could|will|would|should|has|have|ha
 const ASKS_TO_CONFIRM = new RegExp(String.raw`^\W*(?:(?:and|so|but)\s+)?(?:${BE}|${AUXILIARY})\b`, 'i');
 /** "What ...", "In which year ...", "And how often ...": a wh-word among the first words, not one inside a clause. */
 const OPENS_WITH_WH_WORD = new RegExp(String.raw`^\W*(?:[\p{L}'’]+\s+){0,2}${WH}\b`, 'iu');
+
+/**
+ * The words beyond `QUESTION_FRAME`'s (content-words.ts) that frame this question's ask, which a sentence answering
+ * it rarely repeats: "happens", "take place", "how big".
+ */
+function framingWords(message: string): string[] {
+  const measuring = MEASURING.exec(message)?.[1]?.toLowerCase();
+  return [
+    ...(asksWhatHappens(message) ? ['happens'] : []),
+    ...(TAKES_PLACE.test(message) ? ['take', 'place'] : []),
+    ...(measuring === undefined ? [] : [measuring]),
+  ];
+}
 
 /**
  * "Take place" says an event happened, as "happen" does: a sentence saying where or when it did rarely repeats it
