@@ -48,8 +48,8 @@ export function overviewSentences(message: string, relevant: ContextPassage[]): 
 }
 
 /**
- * For a question asking what something or who someone is, the first sentence of the passages, in their order, that
- * defines it (text/definition.ts), however short, and the sentences after it in its passage. None when no sentence
+ * For a question asking what something or who someone is, or what it does, the first sentence of the passages, in
+ * their order, that defines it (text/definition.ts), however short, and the sentences after it in its passage. None when no sentence
  * does: the question is answered as any other. The context puts the opening of a source named by the topic first
  * (services/answer-context.ts).
  */
@@ -59,8 +59,12 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
   const defines = definitionTest(definition);
   for (const passage of relevant) {
     const sentences = candidateSentences([passage]).filter(quotable);
-    const start = sentences.findIndex((candidate) => defines(candidate.sentence));
-    if (start >= 0) return leadFrom(sentences[start]!, sentences.slice(start + 1).filter(leads));
+    const start = sentences.findIndex((candidate) => defines(candidate.sentence) !== undefined);
+    if (start < 0) continue;
+    const defining = sentences[start]!;
+    // A menu's next line is about its next entry.
+    if (defines(defining.sentence) === 'line') return [defining];
+    return leadFrom(defining, sentences.slice(start + 1).filter(leads));
   }
   return undefined;
 }

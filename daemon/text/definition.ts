@@ -1,9 +1,10 @@
 /**
  * Questions asking what something or who someone is ("What is Mammoth?", "What's Apache Tika?", "What are Harvard
- * sentences?", "Who is Chris Rudolph?"). Their words are the topic's alone, so the sentences matching them best are
- * any that name it often (a badge line, a code sample, a quote signed with the name); what answers them is the
- * sentence with the topic as its subject ("Mammoth is designed to...") or in apposition ("Chris Rudolph, the
- * marketing manager for Stevens Pass, ...").
+ * sentences?", "Who is Chris Rudolph?"), or what something does ("What does the pingurls setting do?"). Their words
+ * are the topic's alone, so the sentences matching them best are any that name it often (a badge line, a code
+ * sample, a quote signed with the name); what answers them is the sentence with the topic as its subject ("Mammoth
+ * is designed to...", "The pingurls setting lets you...") or in apposition ("Chris Rudolph, the marketing manager
+ * for Stevens Pass, ..."), or a menu's or a list's line labelled with it ("Add Entry: Takes you to...").
  */
 import { LIST_ITEM } from './sentences.ts';
 import { contentTerms, isStopWord } from './words.ts';
@@ -13,6 +14,11 @@ export interface DefinitionRequest {
   topic: string;
   /** The topic's content stems. */
   terms: string[];
+  /**
+   * For a question what something does, the kind of thing it is, which a sentence may leave out: "link" in "What
+   * does the Add Entry link do?", answered by "Add Entry: Takes you straight to the form...".
+   */
+  does?: { role?: string };
 }
 
 /** Such a question is short: a longer message is not read (the patterns below would cost time on it). */
@@ -35,14 +41,38 @@ const NOT_A_NAME = new RegExp(
 );
 const QUOTES = /^["'“‘]+|["'”’]+$/g;
 
+/** "What does the Add Entry link in the administrator do?": the topic, and where it is, which the topic ends before. */
+const DOES_ASKED = new RegExp(
+  String.raw`^what\s+(?:does|do)\s+(?:${ARTICLE})?(?<topic>.+?)(?:\s+(?:in|on|of|from|within|under)\s+.+?)?\s+do[\s?.!]*$`,
+  'i',
+);
+/** The kinds of thing a question what something does may name after it, and a sentence saying so may leave out. */
+const ROLE =
+  /\s+(?<role>setting|option|flag|switch|link|button|menu|tab|command|parameter|property|field|function|method|key|feature)$/i;
+
 export function definitionAsked(message: string): DefinitionRequest | undefined {
   if (message.length > LONGEST_QUESTION) return undefined;
-  const asked = ASKED.exec(message.trim())?.groups;
+  return doesAsked(message.trim()) ?? isAsked(message.trim());
+}
+
+function isAsked(message: string): DefinitionRequest | undefined {
+  const asked = ASKED.exec(message)?.groups;
   const topic = asked?.['topic']?.trim().replace(QUOTES, '');
-  if (!topic || NOT_A_NAME.test(topic)) return undefined;
   // "Who is..." asks after a person by name; "who is the chair" is a question of fact.
-  if (asked?.['asker']?.toLowerCase() === 'who' && !isName(topic)) return undefined;
-  if (topic.split(/\s+/).length > LONGEST_TOPIC_WORDS) return undefined;
+  if (!topic || (asked?.['asker']?.toLowerCase() === 'who' && !isName(topic))) return undefined;
+  return request(topic);
+}
+
+function doesAsked(message: string): DefinitionRequest | undefined {
+  const topic = DOES_ASKED.exec(message)?.groups?.['topic']?.trim();
+  if (!topic) return undefined;
+  const role = ROLE.exec(topic)?.groups?.['role'];
+  const named = request((role ? topic.replace(ROLE, '') : topic).replace(QUOTES, ''));
+  return named && { ...named, does: role ? { role } : {} };
+}
+
+function request(topic: string): DefinitionRequest | undefined {
+  if (NOT_A_NAME.test(topic) || topic.split(/\s+/).length > LONGEST_TOPIC_WORDS) return undefined;
   const terms = contentTerms(topic);
   return terms.length > 0 ? { topic, terms } : undefined;
 }
@@ -77,17 +107,27 @@ const MOST_QUALIFIERS = 2;
 const APPOSITION_LEAD = String.raw`(?:^|\b(?:to|is|was|by|meet)\s+)`;
 
 /**
+ * How a sentence defines the topic: as a sentence, which what follows it in its passage goes on with, or as a line
+ * of a list or menu labelled with it, whose next lines are about other things.
+ */
+export type Defining = 'sentence' | 'line';
+
+/**
  * A test of whether a sentence defines the topic: it opens with the topic as its subject (its words, after an
  * article or a name's qualifiers at most, and then a verb: "Mammoth is", "Apache Tika(TM) detects"), or names it in
  * apposition where a sentence introduces it ("Welcome to BlogCFC, a ColdFusion based blogging application"). A
  * topic the sentence does not write as a name ("the population") is defined only with a form of "to be": "The
- * population grows every year" says nothing of what it is. "COUNTER compliance is..." is about compliance.
+ * population grows every year" says nothing of what it is. "COUNTER compliance is..." is about compliance. What
+ * something does is said with any verb ("The pingurls setting lets you...") or after it as a label ("Add Entry:
+ * Takes you to...").
  */
-export function definitionTest(definition: DefinitionRequest): (sentence: string) => boolean {
-  const name = definition.topic
+export function definitionTest(definition: DefinitionRequest): (sentence: string) => Defining | undefined {
+  const words = definition.topic
     .split(/\s+/)
     .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`))
     .join(String.raw`[\s-]+`);
+  const role = definition.does?.role;
+  const name = role ? String.raw`${words}(?:\s+${role})?` : words;
   const apposition = new RegExp(
     String.raw`${APPOSITION_LEAD}${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}${name}${NAME_MARKS},\s+(?:the|a|an)\s`,
     'i',
@@ -96,12 +136,17 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
     String.raw`^${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}(?<name>${name})${NAME_MARKS},?\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`,
     'i',
   );
+  const label = definition.does && new RegExp(String.raw`^${EMPHASIS}${name}${EMPHASIS}:\s+\S`, 'i');
   const opensDefinition = (named: boolean, verb: string, after: string): boolean =>
     DEFINING_VERB.test(verb) ||
-    (named && THIRD_PERSON.test(verb) && !NOT_A_VERB.test(verb) && !FINITE_VERB.test(after));
+    ((named || definition.does !== undefined) &&
+      THIRD_PERSON.test(verb) &&
+      !NOT_A_VERB.test(verb) &&
+      !FINITE_VERB.test(after));
   return (sentence) => {
     let opening = sentence.trim().replace(LIST_ITEM, '');
-    if (apposition.test(opening)) return true;
+    if (label?.test(opening)) return 'line';
+    if (apposition.test(opening)) return 'sentence';
     for (let qualifiers = 0; ; qualifiers++) {
       const following = subject.exec(opening)?.groups;
       if (following?.['verb'] !== undefined)
@@ -109,9 +154,12 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
           isName(following['name'] ?? ''),
           following['verb'].toLowerCase(),
           (following['after'] ?? '').toLowerCase(),
-        );
+        )
+          ? 'sentence'
+          : undefined;
       const qualifier = QUALIFIER.exec(opening)?.groups?.['word'];
-      if (qualifiers === MOST_QUALIFIERS || qualifier === undefined || !qualifies(qualifier)) return false;
+      if (qualifiers === MOST_QUALIFIERS || qualifier === undefined || !qualifies(qualifier))
+        return undefined;
       opening = opening.replace(QUALIFIER, '');
     }
   };

@@ -1065,6 +1065,31 @@ describe('offline definitions', () => {
   it('answers as any question when no sentence has the topic as its subject', () => {
     expect(composeReply('What is harbourctl?', [usage]).text).toBe(`${usage.text} [1]`);
   });
+
+  it('answers what a menu entry does with its line alone, not the next entries', () => {
+    const guide: ContextPassage = {
+      number: 1,
+      sourceName: 'harbourctl-guide.doc',
+      sourceId: 'src_g',
+      page: 4,
+      text: 'To book a berth, open the harbourctl console and choose Book Berth from the menu.',
+      score: 0.5,
+    };
+    const menu: ContextPassage = {
+      number: 2,
+      sourceName: 'harbourctl-guide.doc',
+      sourceId: 'src_g',
+      page: 5,
+      text: 'The console menu has these entries:\n\nBook Berth: Opens the form for a new booking at the north quay.\nTides: Shows the tide tables for the week.\nShips: Lists every ship due this month.',
+      score: 0.4,
+    };
+    expect(
+      composeReply('What does the Book Berth button in the harbourctl console do?', [guide, menu]),
+    ).toEqual({
+      text: 'Book Berth: Opens the form for a new booking at the north quay. [1]',
+      usedPassages: [2],
+    });
+  });
 });
 
 describe('offline titles', () => {

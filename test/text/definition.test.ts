@@ -15,6 +15,17 @@ describe('definitionAsked', () => {
   });
 
   it.each([
+    ['What does the pingurls setting do?', 'pingurls', ['pingurl'], 'setting'],
+    ['What does the Add Entry link in the BlogCFC administrator do?', 'Add Entry', ['add', 'entry'], 'link'],
+    ['what does harbourctl do', 'harbourctl', ['harbourctl'], undefined],
+  ])('%j asks what %j does', (message, topic, terms, role) => {
+    expect(definitionAsked(message)).toEqual({ topic, terms, does: role ? { role } : {} });
+  });
+
+  it.each([
+    'What does Mammoth do with the contents of a text box?',
+    'What did Luther do?',
+    'What does the harbour master at the north quay do when a ship is late?',
     'What is the name of the river?',
     'What is Kearney Boulevard named after?',
     "What is Jacksonville's hottest recorded temperature?",
@@ -42,7 +53,24 @@ describe('definitionTest', () => {
     ['What is the population?', 'The population is 3,000 people.'],
     ['What is Mammoth?', '- MAMMOTH IS a converter of Word files.'],
   ])('for %j, %j defines it', (message, sentence) => {
-    expect(defines(message, sentence)).toBe(true);
+    expect(defines(message, sentence)).toBe('sentence');
+  });
+
+  it.each([
+    ['What does the pingurls setting do?', 'The pingurls setting lets you add ping support.', 'sentence'],
+    ['What does the pingurls setting do?', 'pingurls enables pings to Technorati.', 'sentence'],
+    ['What does the Add Entry link do?', 'Add Entry: Takes you straight to the form.', 'line'],
+    ['What does the Add Entry link do?', '- **Add Entry link**: Takes you to the form.', 'line'],
+  ])('for %j, %j says what it does', (message, sentence, defining) => {
+    expect(defines(message, sentence)).toBe(defining);
+  });
+
+  it.each([
+    ['What does the Add Entry link do?', 'Entries: Lets you browse, add and edit entries.'],
+    ['What does the Add Entry link do?', 'Add Entry links are listed below: one per post.'],
+    ['What is Port?', 'Port: 8080'],
+  ])('for %j, %j does not say what it does', (message, sentence) => {
+    expect(defines(message, sentence)).toBeUndefined();
   });
 
   it.each([
@@ -58,14 +86,14 @@ describe('definitionTest', () => {
     ['What is Mammoth?', 'Unlike Mammoth, the other tools keep every style.'],
     ['What is the population?', 'The population grows every year.'],
   ])('for %j, %j does not define it', (message, sentence) => {
-    expect(defines(message, sentence)).toBe(false);
+    expect(defines(message, sentence)).toBeUndefined();
   });
 
   it('reads a long run of marks after a name at once, not in time doubling with each', () => {
     // Read with backtracking over each mark's two readings, the time quadrupled with every two marks: 1.1 s for 26,
     // some 18 s for 30. A bound of a second is far from both that and microseconds.
     const started = performance.now();
-    expect(defines('What is Mammoth?', `Mammoth${'(TM)'.repeat(30)}!`)).toBe(false);
+    expect(defines('What is Mammoth?', `Mammoth${'(TM)'.repeat(30)}!`)).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
