@@ -3,8 +3,9 @@
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
- * asking who sent a message, or when, with its header, one asking where a paper's authors work with the
- * institutions its title page names, and one asking what an acronym stands for with the sentence defining it.
+ * asking who sent a message, or when, with its header, one asking who wrote a paper or a story with its byline,
+ * one asking where a paper's authors work with the institutions its title page names, and one asking what an
+ * acronym stands for with the sentence defining it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
@@ -258,6 +259,63 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
       rest.filter((candidate) => candidate.passage === first.passage),
     )
   );
+}
+
+/**
+ * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who are the authors?";
+ * not who wrote a message (its "From:" header, `headerAnswer`).
+ */
+const AUTHORSHIP_ASKED =
+  /^\W*who\s+(?:wrote|authored|(?:is|was|are|were)\s+the\s+(?:\S+\s+){0,3}?(?:authors?|writers?))\b/i;
+
+/** A byline: "By John Branch", "Written by Ada Chen and Igor Paprotny", "Authors: ...". */
+const BYLINE = /^(?:by|written\s+by|authors?:)\s+(?<names>.+)$/i;
+
+/** A name's word as a byline or a title page writes it, a superscript or a mark glued to it: "Foroutan1*", "J.". */
+const NAME_WORD = /^\p{Lu}[\p{L}'’.-]*[\d*†‡]*$/u;
+/** A line of names holds this many at most... */
+const MOST_AUTHORS = 12;
+/** ...each of this many words at most. */
+const LONGEST_NAME_WORDS = 4;
+
+/**
+ * Whether a line is nothing but people's names: "Vahid Foroutan1*, Ratul Majumdar1", "Ada Chen and Igor Paprotny".
+ * A title ("Spring Tides, North Quay") reads the same, so a caller asks more of the line: a "By", or an institution
+ * after it.
+ */
+function namesOnly(line: string): boolean {
+  const names = line.split(/\s*(?:,|;|\band\b|&)\s*/).filter(Boolean);
+  return (
+    names.length > 0 &&
+    names.length <= MOST_AUTHORS &&
+    names.every((name) => {
+      const words = name.split(/\s+/);
+      return words.length <= LONGEST_NAME_WORDS && words.every((word) => NAME_WORD.test(word));
+    })
+  );
+}
+
+/** Whether a candidate names who wrote its source: a byline, or a title page's line of names over an institution. */
+function namesAuthors(candidate: Candidate): boolean {
+  const byline = BYLINE.exec(candidate.sentence)?.groups?.['names'];
+  if (byline !== undefined) return namesOnly(byline);
+  return (
+    candidate.passage.page === 1 &&
+    namesOnly(candidate.sentence) &&
+    INSTITUTION.test(candidate.following ?? '') &&
+    onTitlePage(candidate)
+  );
+}
+
+/**
+ * For a question who wrote a paper or a story, the line naming its authors, which holds none of the question's
+ * words ("By John Branch" under "Snow Fall"): the first, of the source holding most of the question's words (and
+ * every name it uses).
+ */
+export function authorshipAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  if (!AUTHORSHIP_ASKED.test(question.text)) return undefined;
+  const [byline] = bySourceHoldingMost(question, relevant, namesAuthors);
+  return byline ? [byline] : undefined;
 }
 
 /** Whether a sentence comes before its passage's abstract, when the passage has one. */

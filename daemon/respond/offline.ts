@@ -26,6 +26,7 @@ import { asksHowToDo, firstFindingFirst, negates } from './first-finding.ts';
 import {
   acronymAnswer,
   affiliationAnswer,
+  authorshipAnswer,
   askedInSource,
   definitionSentences,
   headerAnswer,
@@ -173,8 +174,8 @@ export interface Ranking {
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
    * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
-   * question, quoted with its answer; for a question who sent a message, or when, its header; for one where a
-   * paper's authors work, the institutions its title page names.
+   * question, quoted with its answer; for a question who sent a message, or when, its header; for one who wrote a
+   * paper or a story, its byline; for one where a paper's authors work, the institutions its title page names.
    */
   leadAnswer?: Candidate[];
   /**
@@ -205,6 +206,7 @@ export function rankReply(
     acronymAnswer(message, relevant) ??
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
+    authorshipAnswer(question, relevant) ??
     affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.

@@ -763,6 +763,31 @@ describe('offline responder', () => {
     ).toMatch(/^Abstract— In this paper we present control strategies/);
   });
 
+  it('answers who wrote a paper or a story with its byline, or the names over its title page institutions', () => {
+    const story = firstPassage(
+      'tides.html',
+      '# Spring Tides\n\nBy Ada Chen\n\nThe spring tide came in a metre higher than the harbour master wrote in the tables. Boats moored at the north quay were lifted onto the wall.',
+    );
+    expect(composeReply('Who wrote the story about the spring tides?', [story]).text).toBe(
+      'By Ada Chen. [1]',
+    );
+    const paper = firstPassage(
+      'microrobots.pdf',
+      'Scalability of Controlling MicroStressBots\n\nIgor Paprotny1*, Ada Chen2\n\n1Department of Electrical and Computer Engineering University of Illinois, Chicago, USA\n\nAbstract— In this paper we present control strategies for MicroStressBots.',
+    );
+    expect(composeReply('Who are the authors of the MicroStressBot paper?', [paper]).text).toBe(
+      'Igor Paprotny1*, Ada Chen2. [1]',
+    );
+    // A title reads as names, but no institution follows it; a sentence opening with "By" is no byline.
+    const untitled = firstPassage(
+      'notes.txt',
+      'Spring Tides, North Quay\n\nBy 1900 the harbour master wrote the tide tables every spring, and the harbour office printed them.',
+    );
+    expect(composeReply('Who wrote the tide tables?', [untitled]).text).toMatch(
+      /^By 1900 the harbour master/,
+    );
+  });
+
   it('answers who sent a message, or when, with its header', () => {
     const mail: ContextPassage = {
       number: 1,
