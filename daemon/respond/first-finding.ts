@@ -209,6 +209,19 @@ export function negates(sentence: string): boolean {
   return NEGATION.test(purpose < 0 ? sentence : sentence.slice(0, purpose));
 }
 
+/**
+ * A sentence telling the reader what to do: it opens with a verb of doing, bare ("Request the previous format
+ * explicitly: tika-app -x/--xml..."), after "simply" or "please", or after a clause of purpose ("To refresh the
+ * cache, visit..."). Verbs that name things as often ("Set", "Open", "Check") are read as verbs here: a sentence
+ * opening with one is an instruction far more often than a noun phrase in documentation.
+ */
+const INSTRUCTION =
+  /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b/i;
+
+export function instructs(sentence: string): boolean {
+  return INSTRUCTION.test(sentence);
+}
+
 /** How far below the best a code block may be scored and still come before it. */
 const CODE_MARGIN = 1;
 

@@ -22,12 +22,12 @@ import { citationNumbers, citedSources, sourceKey } from './citations.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
-import { asksHowToDo, firstFindingFirst, negates } from './first-finding.ts';
+import { asksHowToDo, firstFindingFirst, instructs, negates } from './first-finding.ts';
 import {
   acronymAnswer,
   affiliationAnswer,
-  authorshipAnswer,
   askedInSource,
+  authorshipAnswer,
   definitionSentences,
   headerAnswer,
   overviewSentences,
@@ -66,7 +66,7 @@ const SHORT_WORDS = 8;
  * remember what my father taught me. That at one point or another, we were all new to this world.").
  */
 const RECORD_VALUE_WORDS = 20;
-/** The most words of the sentence saying what to do after one saying what does not happen (`closingSentence`). */
+/** The most words of the sentence saying what to do after one saying what does not, or what is (`closingSentence`). */
 const WHAT_TO_DO_WORDS = 30;
 /** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
 const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
@@ -274,12 +274,14 @@ function closingSentence(question: Question, findings: Finding[]): Candidate | u
     RECORD_LINE.test(best.sentence) &&
     quotedWords(next) <= (keyedRecord(best.sentence) ? RECORD_VALUE_WORDS : SHORT_WORDS) &&
     best.passage.text.includes(run);
-  // Asked how to do something, a sentence saying what does not happen is followed by what to do: "...make a change
-  // to the ini file, it will NOT be reflected. To refresh the blog's cache, visit your blog with ?reinit=1..."
+  // Asked how to do something, a sentence saying what does not happen, or what is the case, is followed by what to
+  // do: "...make a change to the ini file, it will NOT be reflected. To refresh the blog's cache, visit your blog
+  // with ?reinit=1..."; "...emit Markdown content by default instead of XHTML/XML. Request the previous format
+  // explicitly: tika-app -x/--xml...".
   const saysWhatToDo =
     asksHowToDo(question) &&
-    negates(best.sentence) &&
     !negates(next.sentence) &&
+    (negates(best.sentence) || (instructs(next.sentence) && !instructs(best.sentence))) &&
     quotedWords(next) <= WHAT_TO_DO_WORDS;
   return heads || endsThought || goesOnRecord || saysWhatToDo ? next : undefined;
 }

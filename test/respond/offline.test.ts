@@ -424,6 +424,24 @@ describe('offline responder', () => {
     );
   });
 
+  it('quotes the instruction after a sentence saying what is the case, for a question asking how to do something', () => {
+    const notes = firstPassage(
+      'harbour-changes.txt',
+      'The tide tables are now printed in metres rather than in feet by the quay office. ' +
+        'Request the old tables in feet explicitly with the --feet option of the tides command.\n\n' +
+        'The harbour master signs every table before it is posted.',
+    );
+    expect(
+      composeReply('Now the tables are in metres, how do I get the tide tables in feet again?', [notes]).text,
+    ).toBe(
+      'The tide tables are now printed in metres rather than in feet by the quay office. Request the old tables in feet explicitly with the --feet option of the tides command. [1]',
+    );
+    // Not after a sentence that is an instruction itself, nor for a question not asking how to do something.
+    expect(composeReply('Which option gives the tide tables in feet?', [notes]).text).not.toMatch(
+      /by the quay office\. Request/,
+    );
+  });
+
   it('quotes the sentence closing the best one whatever its own score', () => {
     const passage = firstPassage(
       'complexity.md',
