@@ -1,9 +1,10 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
  * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for
- * one asking how old someone is, the best stating their age; for one asking what a tool does, the best stating its
- * default; for one asking how to do something, a sentence saying what to do rather than what does not happen, and
- * code showing it; for one asking for a field a form fills in, the line filling it in.
+ * one asking how old someone is, the best stating their age; for one asking for a phone number or an e-mail
+ * address, the best writing one; for one asking what a tool does, the best stating its default; for one asking how
+ * to do something, a sentence saying what to do rather than what does not happen, and code showing it; for one
+ * asking for a field a form fills in, the line filling it in.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
@@ -14,8 +15,8 @@ import { fieldAsked } from './fields.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
- * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `defaultFirst`,
- * `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
+ * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `contactFirst`,
+ * `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
   return fieldFirst(
@@ -24,7 +25,10 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
       question,
       affirmedFirst(
         question,
-        defaultFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+        defaultFirst(
+          question,
+          contactFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+        ),
       ),
     ),
   );
@@ -159,6 +163,42 @@ function ageFirst(question: Question, ranked: Finding[]): Finding[] {
   return movedFirst(
     ranked,
     ranked.findIndex(({ candidate }) => AGE.test(saidBy(candidate)) && named(candidate)),
+  );
+}
+
+/**
+ * A question asking for a way to reach someone, and how such a way is written: "What phone number does the e-mail
+ * give?" by a number with a "+" or after a phone's label ("Mobile:+229 97292685", "Tel.: +1 312 509 0620"), "Which
+ * e-mail address should I write to?" by an address.
+ */
+const CONTACTS_ASKED: readonly (readonly [RegExp, RegExp])[] = [
+  [
+    /^\W*(?:what|which)\b[^?]*\b(?:(?:tele)?phone|mobile|cell|fax)\b/i,
+    /(?:\b(?:tel|telephone|phone|mobile|mob|cell|fax)\b\.?\s*:?\s*|\+)\(?\d[\d ().-]{5,18}\d/i,
+  ],
+  [/^\W*(?:what|which)\b[^?]*\be-?mail\s+address/i, /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/],
+];
+
+/**
+ * "What phone number does the Western Union e-mail give for the agent?" is answered by a line holding none of its
+ * words but the number ("Mobile:+229 97292685"); "...and your cell phone number for urgent communication" holds
+ * most of them. The best finding writing the kind of contact asked for comes first, when it holds some of the
+ * question (with the lines it leans on), of a source holding as many of the question's words as the best one's.
+ */
+function contactFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  const written = CONTACTS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
+  if (!best || written === undefined) return ranked;
+  const heldBy = termsHeldBySourceOf(
+    ranked.map((finding) => finding.candidate),
+    question.terms.keys(),
+  );
+  return movedFirst(
+    ranked,
+    ranked.findIndex(
+      ({ candidate, coverage }) =>
+        coverage > 0 && heldBy(candidate) >= heldBy(best.candidate) && written.test(candidate.sentence),
+    ),
   );
 }
 

@@ -210,18 +210,20 @@ export function rankReply(
     affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.
-  const ranked = firstFindingFirst(
-    question,
-    answeredForNames(question, rankSentences(question, relevant, scorer)),
-  );
+  const scored = answeredForNames(question, rankSentences(question, relevant, scorer));
+  const ranked = firstFindingFirst(question, scored);
   const findings = question.confirms
     ? ranked.filter((finding) => holdsWhatIsAsked(question, finding.candidate))
     : ranked;
   const best = findings[0];
   if (!best) return { findings };
+  // Whether the passages answer is read off the model's best, as it was fitted: a line put first for the question's
+  // form ("Mobile:+229 97292685" for a phone number) may hold none of its words.
+  const kept = new Set(findings);
+  const modelBest = scored.find((finding) => kept.has(finding)) ?? best;
   const ranking = {
     findings,
-    features: answerabilityFeatures(question, relevant, best),
+    features: answerabilityFeatures(question, relevant, modelBest),
     ...(best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best)
       ? { nearest: best.candidate }
       : {}),

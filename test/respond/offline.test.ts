@@ -849,6 +849,24 @@ describe('offline responder', () => {
     ).not.toMatch(/^From:/);
   });
 
+  it('answers a question asking for a phone number or an e-mail address with the line writing one', () => {
+    const letter = firstPassage(
+      'ferry.eml',
+      'Subject: The ferry letter\n\nPlease call the ferry desk with your booking number and a phone number we can reach you on for urgent changes to the timetable.\n\n' +
+        'Contact the ferry desk for refunds:\n\nName: Ada Chen\nMobile:+44 7700 900123\nEmail: bookings@ferry.example',
+    );
+    expect(composeReply('What phone number does the ferry letter give for the desk?', [letter]).text).toMatch(
+      /^Mobile:\+44 7700 900123\./,
+    );
+    expect(
+      composeReply('Which e-mail address does the ferry letter give for refunds?', [letter]).text,
+    ).toMatch(/^Email: bookings@ferry\.example\./);
+    // A question asking something else of the number is answered as any other.
+    expect(composeReply('Why does the ferry desk want a phone number?', [letter]).text).toMatch(
+      /^Please call/,
+    );
+  });
+
   it("answers a question asking for a form's field with the line that fills it in", () => {
     const form = firstPassage(
       'grant-form.docx',
