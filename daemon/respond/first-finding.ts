@@ -1,10 +1,10 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
  * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for
- * one asking how old someone is, the best stating their age; for one asking for a phone number or an e-mail
- * address, the best writing one; for one asking what a tool does, the best stating its default; for one asking how
- * to do something, a sentence saying what to do rather than what does not happen, and code showing it; for one
- * asking for a field a form fills in, the line filling it in.
+ * one asking how old someone is, the best stating their age; for one asking who, one naming a person by title; for
+ * one asking for a phone number or an e-mail address, the best writing one; for one asking what a tool does, the
+ * best stating its default; for one asking how to do something, a sentence saying what to do rather than what does
+ * not happen, and code showing it; for one asking for a field a form fills in, the line filling it in.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
@@ -15,8 +15,8 @@ import { fieldAsked } from './fields.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
- * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `contactFirst`,
- * `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
+ * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `titledFirst`,
+ * `contactFirst`, `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
   return fieldFirst(
@@ -27,7 +27,10 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
         question,
         defaultFirst(
           question,
-          contactFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+          contactFirst(
+            question,
+            titledFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+          ),
         ),
       ),
     ),
@@ -199,6 +202,28 @@ function contactFirst(question: Question, ranked: Finding[]): Finding[] {
       ({ candidate, coverage }) =>
         coverage > 0 && heldBy(candidate) >= heldBy(best.candidate) && written.test(candidate.sentence),
     ),
+  );
+}
+
+/** A person's name after a title: "Dr J Malins", "Mrs.Cecil Edward", "Prof. Ada Chen"; not "Dr Who", a series. */
+const TITLED_NAME = /\b(?:Dr|Mr|Mrs|Ms|Prof|Rev|Sir|Dame)\b\.?\s*(?!Who\b)\p{Lu}/u;
+/** How far below the best a sentence naming a person by title may be scored and still come before it. */
+const TITLED_MARGIN = 3;
+
+/**
+ * "Who is the principal investigator of the collaborative design proposal?" asks for a person, whom a form names
+ * with a title ("1.Dr J Malins Gray's School of Art PRINCIPAL INVESTIGATOR"), while its lines asking for one ("TO BE
+ * COMPLETED BY PRINCIPAL INVESTIGATOR") hold the question's words as well, in capitals that read as names. For a
+ * question asking who, when the best sentence names nobody by title, the best that does, scored within a margin of
+ * it, comes first.
+ */
+function titledFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  if (!best || question.kind !== 'person' || TITLED_NAME.test(best.candidate.sentence)) return ranked;
+  return firstWithin(
+    ranked,
+    TITLED_MARGIN,
+    ({ candidate, coverage }) => coverage > 0 && TITLED_NAME.test(candidate.sentence),
   );
 }
 

@@ -41,6 +41,33 @@ describe('firstFindingFirst', () => {
     expect(first('Can I match small caps text in a style map?', [8.88, 8.55, 7.75])).toBe(negated);
   });
 
+  it('puts a line naming a person by title first, for a question asking who, when scored near the best', () => {
+    const [asking, named] = sentencesOf(
+      'proposal.docx',
+      'TO BE COMPLETED BY PRINCIPAL INVESTIGATOR\n\n1.Dr J Malins School of Art PRINCIPAL INVESTIGATOR',
+    );
+    const who = 'Who is the principal investigator of the proposal?';
+    expect(
+      firstOf(who, [
+        [asking, 8.1],
+        [named, 7],
+      ]),
+    ).toBe(named);
+    // Not when scored far below it, nor for a question asking something else.
+    expect(
+      firstOf(who, [
+        [asking, 8.1],
+        [named, 4.5],
+      ]),
+    ).toBe(asking);
+    expect(
+      firstOf('What must the principal investigator complete?', [
+        [asking, 8.1],
+        [named, 7],
+      ]),
+    ).toBe(asking);
+  });
+
   it('reads a "not" in a clause of purpose as no negation', () => {
     const [purpose, other] = sentencesOf(
       'server.md',
