@@ -4,9 +4,12 @@
  */
 import { isStopWord as isFunctionWord, term, withCompoundNumerals, words } from '../text/words.ts';
 
-/** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
+/**
+ * Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain, and
+ * what is left of a contraction ("I'm", "don't", "you're", "I've", "we'll", "I'd") once its apostrophe parts it.
+ */
 const QUESTION_FRAME = new Set(
-  'whose s t name named called many much kind type one ones according'.split(' '),
+  'whose name named called many much kind type one ones according s t m re ve ll d'.split(' '),
 );
 
 export function isStopWord(word: string): boolean {

@@ -137,6 +137,16 @@ describe('content stems', () => {
     expect(contentStems('Release 0.4 - 07/14/2009')).not.toContain('4.0.0');
   });
 
+  it('drops what is left of a contraction', () => {
+    expect(contentStems("I'm sure you're right, I've said we'll go if I'd known")).toEqual([
+      'sur',
+      'right',
+      'say',
+      'go',
+      'know',
+    ]);
+  });
+
   it("reads an abbreviation's plural as the abbreviation, and leaves a short word ending in s", () => {
     expect(contentStems('a set of IPs and IDs')).toEqual(['set', 'ip', 'id']);
     expect(contentStems('an IP address')).toEqual(['ip', 'address']);
