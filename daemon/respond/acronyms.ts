@@ -3,7 +3,7 @@
  * sentence says by the acronym ("NFL Commissioner Roger Goodell"), or the other way round; and a question may ask
  * what an acronym stands for, which the sentence defining it answers.
  */
-import { term, words } from '../text/words.ts';
+import { term, words, wordsAsWritten } from '../text/words.ts';
 import type { Candidate } from './candidates.ts';
 import { isStopWord } from './content-words.ts';
 
@@ -24,30 +24,57 @@ export function acronymsDefined(text: string): Map<string, string[]> {
     const acronym = words(match[1]!).join('');
     // An acronym spelled as a function word ("US", "IT", "WHO") is a term of no sentence.
     if (isStopWord(acronym)) continue;
-    const before = words(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
-    const longForm = spelledOut(before, acronym);
+    const before = wordsAsWritten(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
+    const longForm = spelledOut(before, acronym) ?? spelledBeforeNoun(before, acronym);
     if (longForm !== undefined)
-      defined.set(term(acronym), longForm.filter((word) => !isStopWord(word)).map(term));
+      defined.set(
+        term(acronym),
+        longForm
+          .map((word) => word.toLowerCase())
+          .filter((word) => !isStopWord(word))
+          .map(term),
+      );
   }
   return defined;
 }
 
 /**
  * The words just before an acronym whose initials spell it, last letter first; function words between them
- * ("Food and Drug Administration") are passed over.
+ * ("Food and Drug Administration") are passed over. A word may give the acronym its run of capitals: "SATurated" in
+ * "Electromechanically SATurated Cluster (ESATC)".
  */
 function spelledOut(before: string[], letters: string): string[] | undefined {
   const longForm: string[] = [];
   let letter = letters.length - 1;
   for (let index = before.length - 1; index >= 0 && letter >= 0; index--) {
     const word = before[index]!;
-    if (word[0] === letters[letter]) {
+    const capitals = CAPITALS_OPENING.exec(word)?.[0].toLowerCase() ?? '';
+    const taken =
+      capitals.length > 1 && letters.slice(letter - capitals.length + 1, letter + 1) === capitals
+        ? capitals.length
+        : word[0]?.toLowerCase() === letters[letter]
+          ? 1
+          : 0;
+    if (taken > 0) {
       longForm.unshift(word);
-      letter--;
-    } else if (!isStopWord(word) || longForm.length === 0) return undefined;
+      letter -= taken;
+    } else if (!isStopWord(word.toLowerCase()) || longForm.length === 0) return undefined;
   }
   return letter < 0 ? longForm : undefined;
 }
+
+/**
+ * A long form of capitalised words before a common noun the acronym leaves out: "Electromechanically SATurated
+ * Cluster system (ESATC)".
+ */
+function spelledBeforeNoun(before: string[], letters: string): string[] | undefined {
+  if (!/^\p{Ll}+$/u.test(before.at(-1) ?? '')) return undefined;
+  const longForm = spelledOut(before.slice(0, -1), letters);
+  return longForm?.every((word) => /^\p{Lu}/u.test(word)) ? longForm : undefined;
+}
+
+/** The capitals a word opens with, when it goes on in small letters: "SAT" of "SATurated", not of "NASA". */
+const CAPITALS_OPENING = /^\p{Lu}+(?=\p{Ll})/u;
 
 /**
  * Each candidate holding an acronym its source defines holds the long form's terms too, and one holding every term
@@ -82,7 +109,7 @@ const ACRONYM_ASKED = [
     'iu',
   ),
   new RegExp(
-    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))\W*$`,
+    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))(?:\s+in\s[^?]*)?\W*$`,
     'iu',
   ),
 ];

@@ -30,6 +30,11 @@ export function words(text: string): string[] {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
 }
 
+/** The words `words` gives, in their own case: "SATurated" keeps the capitals an acronym takes from it. */
+export function wordsAsWritten(text: string): string[] {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').match(WORD) ?? [];
+}
+
 /**
  * The words `words` gives, as spans, for callers that read character codes in place rather than slice: calls
  * `visit` with each word's source and span, the word being `source[start, end)` with ASCII letters lower-cased.

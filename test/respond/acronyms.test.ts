@@ -12,6 +12,13 @@ describe('acronymsDefined', () => {
     // "Type" frames questions ("which type"), so no sentence's terms hold it either.
     ['a Document Type Definition (DTD) file', [['dtd', ['document', 'definition']]]],
     ['les États-Unis (ÉU)', [['eu', ['etat', 'unis']]]],
+    // A word may give its run of capitals, and a common noun may follow a long form of capitalised words.
+    [
+      'Electromechanically SATurated Cluster system (ESATC)',
+      [['esatc', ['electromechanically', 'saturat', 'cluster']]],
+    ],
+    ['a McDonald Foundation (MF) grant', [['mf', ['mcdonald', 'foundation']]]],
+    ['the home team players (HT)', []],
     ['the United States (US) and the World Health Organization (WHO)', []],
     ['deoxyribonucleic acid (DNA)', []],
     ['the game was broadcast (CBS) live', []],
@@ -65,6 +72,7 @@ describe('acronymAsked', () => {
     ['What does GCSR stand for in the microrobot paper?', 'GCSR'],
     ['what does the acronym MVP mean', 'MVP'],
     ['What is NFL short for?', 'NFL'],
+    ['What is ESATC short for in the MicroStressBot paper?', 'ESATC'],
     ['What is "ARL" an abbreviation of?', 'ARL'],
     ['What does the NFL commissioner do?', undefined],
     ['What does Tika stand for?', undefined],
