@@ -8,6 +8,7 @@
  * acronym stands for with the sentence defining it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
+import { markdownHeading } from '../text/headings.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { wordCount } from '../text/words.ts';
@@ -262,11 +263,12 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
 }
 
 /**
- * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who are the authors?";
- * not who wrote a message (its "From:" header, `headerAnswer`).
+ * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who are the authors?",
+ * "Who gave the COUNTER presentation?", "Who is the student behind the presentation?"; not who wrote a message (its
+ * "From:" header, `headerAnswer`).
  */
 const AUTHORSHIP_ASKED =
-  /^\W*who\s+(?:wrote|authored|(?:is|was|are|were)\s+the\s+(?:\S+\s+){0,3}?(?:authors?|writers?))\b/i;
+  /^\W*who\s+(?:wrote|authored|gave|presented|(?:is|was|are|were)\s+(?:the\s+(?:\S+\s+){0,3}?(?:authors?|writers?|presenters?|speakers?)|(?:the\s+)?(?:\S+\s+){0,2}?behind))\b/i;
 
 /** A byline: "By John Branch", "Written by Ada Chen and Igor Paprotny", "Authors: ...". */
 const BYLINE = /^(?:by|written\s+by|authors?:)\s+(?<names>.+)$/i;
@@ -295,16 +297,27 @@ function namesOnly(line: string): boolean {
   );
 }
 
-/** Whether a candidate names who wrote its source: a byline, or a title page's line of names over an institution. */
+/**
+ * Whether a candidate names who wrote its source: a byline; a title page's line of names over an institution (a
+ * paper's); or one opening with the line of names under a deck's title ("# Music Sound Interpreter", then
+ * "Nikolaos Eleftheriadis", which the lines after it without a stop join: "...Team #6 One Man Army November 29").
+ */
 function namesAuthors(candidate: Candidate): boolean {
   const byline = BYLINE.exec(candidate.sentence)?.groups?.['names'];
   if (byline !== undefined) return namesOnly(byline);
-  return (
-    candidate.passage.page === 1 &&
-    namesOnly(candidate.sentence) &&
-    INSTITUTION.test(candidate.following ?? '') &&
-    onTitlePage(candidate)
-  );
+  if (candidate.passage.page !== 1 || candidate.heading || !onTitlePage(candidate)) return false;
+  if (namesOnly(candidate.sentence) && INSTITUTION.test(candidate.following ?? '')) return true;
+  const underTitle = lineUnderTitle(candidate.passage.text);
+  return underTitle !== undefined && namesOnly(underTitle) && candidate.sentence.startsWith(underTitle);
+}
+
+/** The line right after a passage's opening title ("# Music Sound Interpreter"), when it opens with one. */
+function lineUnderTitle(text: string): string | undefined {
+  const [title, line] = text
+    .split('\n')
+    .map((each) => each.trim())
+    .filter(Boolean);
+  return title !== undefined && markdownHeading(title) !== undefined ? line : undefined;
 }
 
 /**

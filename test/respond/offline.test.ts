@@ -796,6 +796,20 @@ describe('offline responder', () => {
     expect(composeReply('Who are the authors of the MicroStressBot paper?', [paper]).text).toBe(
       'Igor Paprotny1*, Ada Chen2. [1]',
     );
+    // A deck names who gave it under its title, on its first slide.
+    const deck = firstPassage('tides.pptx', '# Spring Tides\n\nAda Chen\nHarbour Office\nMarch 3, 2026');
+    const slide = {
+      ...deck,
+      number: 2,
+      page: 4,
+      text: 'Why tides matter\n- The quay floods at spring tides',
+    };
+    expect(composeReply('Who gave the spring tides presentation?', [slide, deck]).text).toBe(
+      'Ada Chen Harbour Office March 3, 2026. [1]',
+    );
+    expect(composeReply('Who gave the spring tides presentation?', [{ ...deck, page: 2 }]).text).not.toMatch(
+      /^Ada Chen/,
+    );
     // A title reads as names, but no institution follows it; a sentence opening with "By" is no byline.
     const untitled = firstPassage(
       'notes.txt',
