@@ -283,8 +283,13 @@ export function negates(sentence: string): boolean {
 const INSTRUCTION =
   /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b/i;
 
+/** Advice in the second person, anywhere in a sentence: "...you may wish to consider isolating any calls to Mammoth". */
+const ADVICE =
+  /\byou\s+(?:should|must|need\s+to|(?:may|might)\s+(?:wish|want)\s+to)\b|\b(?:we\s+)?recommend(?:ed)?\b|\bconsider\s+\w+ing\b/i;
+
+/** Whether a sentence tells the reader what to do: an instruction or advice. */
 export function instructs(sentence: string): boolean {
-  return INSTRUCTION.test(sentence);
+  return INSTRUCTION.test(sentence) || ADVICE.test(sentence);
 }
 
 /** How far below the best a code block may be scored and still come before it. */

@@ -67,7 +67,7 @@ const SHORT_WORDS = 8;
  */
 const RECORD_VALUE_WORDS = 20;
 /** The most words of the sentence saying what to do after one saying what does not, or what is (`closingSentence`). */
-const WHAT_TO_DO_WORDS = 30;
+const WHAT_TO_DO_WORDS = 45;
 /** The words asking how far dates reach, which no passage holds: the rest of the question names its topic. */
 const DATE_EXTENT_TERMS = new Set(contentStems('how far back recent up to date go'));
 /**

@@ -436,6 +436,15 @@ describe('offline responder', () => {
     ).toBe(
       'The tide tables are now printed in metres rather than in feet by the quay office. Request the old tables in feet explicitly with the --feet option of the tides command. [1]',
     );
+    // Advice in the second person says what to do too, at some length.
+    const advice = firstPassage(
+      'harbour-limits.md',
+      'A very long booking file may take the booking server minutes to read, and hold its memory while it does. ' +
+        'Depending on how many files you receive from unknown ships, you may wish to consider reading each one in a separate process with a time limit, so that one file cannot stop the others.',
+    );
+    expect(
+      composeReply('How do I stop a long booking file from holding up the booking server?', [advice]).text,
+    ).toMatch(/you may wish to consider reading each one in a separate process/);
     // Not after a sentence that is an instruction itself, nor for a question not asking how to do something.
     expect(composeReply('Which option gives the tide tables in feet?', [notes]).text).not.toMatch(
       /by the quay office\. Request/,
