@@ -3,9 +3,9 @@
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
- * asking who sent a message, or when, with its header, one asking who wrote a paper or a story with its byline,
- * one asking where a paper's authors work with the institutions its title page names, and one asking what an
- * acronym stands for with the sentence defining it.
+ * asking who sent a message, or when, with its header, one asking who wrote a paper or a story, or gave a deck,
+ * with its byline, one asking where a paper's authors work with the institutions its title page names, and one
+ * asking what an acronym stands for with the sentence defining it.
  */
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { markdownHeading } from '../text/headings.ts';
@@ -51,9 +51,9 @@ export function overviewSentences(message: string, relevant: ContextPassage[]): 
 
 /**
  * For a question asking what something or who someone is, or what it does, the first sentence of the passages, in
- * their order, that defines it (text/definition.ts), however short, and the sentences after it in its passage. None when no sentence
- * does: the question is answered as any other. The context puts the opening of a source named by the topic first
- * (services/answer-context.ts).
+ * their order, that defines it (text/definition.ts), however short, and the sentences after it in its passage (not
+ * after a menu's line: the next is about the next entry). None when no sentence does: the question is answered as
+ * any other. The context puts the opening of a source named by the topic first (services/answer-context.ts).
  */
 export function definitionSentences(message: string, relevant: ContextPassage[]): Candidate[] | undefined {
   const definition = definitionAsked(message);
@@ -61,12 +61,11 @@ export function definitionSentences(message: string, relevant: ContextPassage[])
   const defines = definitionTest(definition);
   for (const passage of relevant) {
     const sentences = candidateSentences([passage]).filter(quotable);
-    const start = sentences.findIndex((candidate) => defines(candidate.sentence) !== undefined);
-    if (start < 0) continue;
-    const defining = sentences[start]!;
-    // A menu's next line is about its next entry.
-    if (defines(defining.sentence) === 'line') return [defining];
-    return leadFrom(defining, sentences.slice(start + 1).filter(leads));
+    for (const [start, candidate] of sentences.entries()) {
+      const defining = defines(candidate.sentence);
+      if (defining === 'line') return [candidate];
+      if (defining === 'sentence') return leadFrom(candidate, sentences.slice(start + 1).filter(leads));
+    }
   }
   return undefined;
 }
@@ -321,9 +320,9 @@ function lineUnderTitle(text: string): string | undefined {
 }
 
 /**
- * For a question who wrote a paper or a story, the line naming its authors, which holds none of the question's
- * words ("By John Branch" under "Snow Fall"): the first, of the source holding most of the question's words (and
- * every name it uses).
+ * For a question who wrote a paper or a story, or gave a deck, the line naming its authors, which holds none of the
+ * question's words ("By John Branch" under "Snow Fall"): the first, of the source holding most of the question's
+ * words (and every name it uses).
  */
 export function authorshipAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   if (!AUTHORSHIP_ASKED.test(question.text)) return undefined;
