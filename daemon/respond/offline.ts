@@ -175,7 +175,8 @@ export interface Ranking {
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
    * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
    * question, quoted with its answer; for a question who sent a message, or when, its header; for one who wrote a
-   * paper or a story, its byline; for one where a paper's authors work, the institutions its title page names.
+   * paper or a story, or gave a deck, its byline; for one where a paper's authors work, the institutions its title
+   * page names.
    */
   leadAnswer?: Candidate[];
   /**
