@@ -9,6 +9,7 @@
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
 import { type Candidate, headingOver, saidBy, sourceOf, termsHeldBySourceOf } from './candidates.ts';
+import { contactAsked } from './contacts.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import { fieldAsked } from './fields.ts';
@@ -170,19 +171,6 @@ function ageFirst(question: Question, ranked: Finding[]): Finding[] {
 }
 
 /**
- * A question asking for a way to reach someone, and how such a way is written: "What phone number does the e-mail
- * give?" by a number with a "+" or after a phone's label ("Mobile:+229 97292685", "Tel.: +1 312 509 0620"), "Which
- * e-mail address should I write to?" by an address.
- */
-const CONTACTS_ASKED: readonly (readonly [RegExp, RegExp])[] = [
-  [
-    /^\W*(?:what|which)\b[^?]*\b(?:(?:tele)?phone|mobile|cell|fax)\b/i,
-    /(?:\b(?:tel|telephone|phone|mobile|mob|cell|fax)\b\.?\s*:?\s*|\+)\(?\d[\d ().-]{5,18}\d/i,
-  ],
-  [/^\W*(?:what|which)\b[^?]*\be-?mail\s+address/i, /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/],
-];
-
-/**
  * "What phone number does the Western Union e-mail give for the agent?" is answered by a line holding none of its
  * words but the number ("Mobile:+229 97292685"); "...and your cell phone number for urgent communication" holds
  * most of them. The best finding writing the kind of contact asked for comes first, when it holds some of the
@@ -190,7 +178,7 @@ const CONTACTS_ASKED: readonly (readonly [RegExp, RegExp])[] = [
  */
 function contactFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  const written = CONTACTS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
+  const written = contactAsked(question);
   if (!best || written === undefined) return ranked;
   const heldBy = termsHeldBySourceOf(
     ranked.map((finding) => finding.candidate),

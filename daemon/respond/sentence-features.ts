@@ -11,6 +11,7 @@ import {
   saidBy,
   sourceOf,
 } from './candidates.ts';
+import { contactAsked } from './contacts.ts';
 import type { Question } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -80,13 +81,16 @@ export function featureRows(
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
  * "What gear was Elyse Saugstad wearing?"). A heading competes only when it holds most of the question's own words
- * (but the names it uses, when they are fewer) and the kind of thing asked for: then it is the answer ("## Release
- * 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"), else it only names a topic.
+ * (but the names it uses, when they are fewer) and the kind of thing asked for, or writes the way to reach someone
+ * asked for (contacts.ts): then it is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"),
+ * else it only names a topic.
  */
 function competes(question: Question, candidate: Candidate): boolean {
   if (labelsNothing(candidate)) return false;
   if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
   if (!candidate.heading) return true;
+  // A page's header line may be the address asked for: "Apache Tika - Apache Tika http://incubator.apache.org/tika/".
+  if (contactAsked(question)?.test(candidate.sentence)) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them. When
   // they are most of its words, they name what it asks about: "When was Release 1 of the COUNTER Code of Practice
   // issued?", whose capitalised words are all read as names, is answered by "Code of Practice, Release 1 January

@@ -884,6 +884,14 @@ describe('offline responder', () => {
     expect(
       composeReply('Which e-mail address does the ferry letter give for refunds?', [letter]).text,
     ).toMatch(/^Email: bookings@ferry\.example\./);
+    // A page's header line may write the web address asked for.
+    const page = firstPassage(
+      'tides.pdf',
+      'Spring Tides - Harbour Office http://tides.harbour.example/spring/\n\nThe harbour office publishes the spring tide tables on its site every March, for the north quay and the ferry berths.',
+    );
+    expect(composeReply('What is the web address of the spring tide tables site?', [page]).text).toMatch(
+      /^Spring Tides - Harbour Office http:\/\/tides\.harbour\.example\/spring\/\./,
+    );
     // A question asking something else of the number is answered as any other.
     expect(composeReply('Why does the ferry desk want a phone number?', [letter]).text).toMatch(
       /^Please call/,
