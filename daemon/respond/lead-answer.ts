@@ -176,26 +176,37 @@ function leadFrom(first: Candidate, after: Candidate[]): Candidate[] {
  */
 const HEADERS_ASKED: readonly (readonly [RegExp, string])[] = [
   [/^\W*who\s+(?:sent|e-?mailed|mailed)\b|^\W*who\s+wrote\b[^?]*\b(?:e-?mail|message|letter)\b/i, 'From'],
-  [/^\W*when\s+(?:was|were|did)\b[^?]*\b(?:sent|send|written|write)\b/i, 'Date'],
+  [
+    /^\W*(?:when|(?:at|on)\s+what\s+(?:time|date|day)|what\s+(?:time|date|day))\s+(?:was|were|did)\b[^?]*\b(?:sent|send|written|write)\b/i,
+    'Date',
+  ],
 ];
+
+/** "the original e-mail", "the forwarded message": the message a forward quotes, whose headers come after its own. */
+const QUOTED_MESSAGE_ASKED = /\b(?:original|forwarded)\b/i;
 
 /** A passage holding a message's headers: a "From:" line, which the e-mail reader writes for every message. */
 const MESSAGE_HEADERS = /^From: /m;
 
 /**
  * For a question asking who sent a message, or when, the header saying so among a message's headers: of the
- * source holding the most of the question's words (and every name it uses), the first passage's.
+ * source holding the most of the question's words (and every name it uses), the first passage's; the last of them
+ * when the question asks about the original message a forward quotes.
  */
 export function headerAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const header = HEADERS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
   if (header === undefined) return undefined;
   const line = `${header}: `;
-  const [answer] = bySourceHoldingMost(
+  const headers = bySourceHoldingMost(
     question,
     relevant,
     (candidate) => candidate.sentence.startsWith(line) && MESSAGE_HEADERS.test(candidate.passage.text),
   );
-  return answer ? [answer] : undefined;
+  const [first] = headers;
+  if (first === undefined) return undefined;
+  if (!QUOTED_MESSAGE_ASKED.test(question.text)) return [first];
+  // The quoted message's header is the last of the first passage's: a forward's own headers come first.
+  return [headers.filter((candidate) => candidate.passage === first.passage).at(-1)!];
 }
 
 /**

@@ -846,6 +846,22 @@ describe('offline responder', () => {
     expect(composeReply('When was the message about tide tables sent?', [mail]).text).toBe(
       'Date: 2026-03-03T09:30:00.000Z. [1]',
     );
+    expect(composeReply('At what time was the message about tide tables sent?', [mail]).text).toBe(
+      'Date: 2026-03-03T09:30:00.000Z. [1]',
+    );
+    // The original message a forward quotes has its headers after the forward's own.
+    const forward = {
+      ...mail,
+      text:
+        'Subject: Fwd: Tide tables for March\nFrom: Quay Office <quay@harbour.example>\nDate: 2026-03-04T08:00:00.000Z\n\nSee below.\n\n' +
+        '---------- Forwarded message ----------\nFrom: Harbour Office <office@harbour.example>\nDate: March 3, 2026 9:30 AM\nSubject: Tide tables for March',
+    };
+    expect(composeReply('When was the original message about tide tables sent?', [forward]).text).toBe(
+      'Date: March 3, 2026 9:30 AM. [1]',
+    );
+    expect(composeReply('When was the message about tide tables sent?', [forward]).text).toBe(
+      'Date: 2026-03-04T08:00:00.000Z. [1]',
+    );
     // Not from a message lacking a name the question uses, nor a "Date:" line outside a message's headers.
     expect(composeReply('Who sent the Ferry timetable?', [mail]).text).not.toMatch(/^From:/);
     const notes: ContextPassage = {
