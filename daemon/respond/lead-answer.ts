@@ -4,9 +4,11 @@
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
  * asking who sent a message, or when, with its header, one asking who wrote a paper or a story, or gave a deck,
- * with its byline, one asking where a paper's authors work with the institutions its title page names, and one
- * asking what an acronym stands for with the sentence defining it.
+ * with its byline, one asking when a deck was given with its title slide's date, one asking where a paper's authors
+ * work with the institutions its title page names, and one asking what an acronym stands for with the sentence
+ * defining it.
  */
+import { answerOfKind } from '../text/answer-kind.ts';
 import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { markdownHeading } from '../text/headings.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
@@ -339,6 +341,29 @@ export function authorshipAnswer(question: Question, relevant: ContextPassage[])
   if (!AUTHORSHIP_ASKED.test(question.text)) return undefined;
   const [byline] = bySourceHoldingMost(question, relevant, namesAuthors);
   return byline ? [byline] : undefined;
+}
+
+/** "When was the Music Sound Interpreter presentation given?": the date of a deck or a talk. */
+const DECK_DATE_ASKED =
+  /^\W*(?:when|(?:on\s+)?what\s+(?:date|day))\b[^?]*\b(?:presentations?|talks?|slides|slide\s+show|deck|lecture|seminar|webinar)\b/i;
+
+/**
+ * For a question when a deck was given, the lines under its title holding a date, as its title slide writes them
+ * ("# Music Sound Interpreter", then "Nikolaos Eleftheriadis Team #6 One Man Army November 29, 2011"): of the
+ * source holding most of the question's words (and every name it uses).
+ */
+export function deckDateAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  if (!DECK_DATE_ASKED.test(question.text)) return undefined;
+  const [dated] = bySourceHoldingMost(
+    question,
+    relevant,
+    (candidate) =>
+      candidate.passage.page === 1 &&
+      !candidate.heading &&
+      lineUnderTitle(candidate.passage.text) !== undefined &&
+      answerOfKind(candidate.sentence, 'date', question.known) !== undefined,
+  );
+  return dated ? [dated] : undefined;
 }
 
 /** Whether a sentence comes before its passage's abstract, when the passage has one. */

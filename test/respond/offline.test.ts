@@ -816,6 +816,9 @@ describe('offline responder', () => {
     expect(composeReply('Who gave the spring tides presentation?', [slide, deck]).text).toBe(
       'Ada Chen Harbour Office March 3, 2026. [1]',
     );
+    expect(composeReply('When was the spring tides presentation given?', [slide, deck]).text).toBe(
+      'Ada Chen Harbour Office March 3, 2026. [1]',
+    );
     expect(composeReply('Who gave the spring tides presentation?', [{ ...deck, page: 2 }]).text).not.toMatch(
       /^Ada Chen/,
     );
