@@ -225,17 +225,26 @@ const AFFIRMED_MARGIN = 1;
  * happen cannot tell: "It will not match any text that is small caps because of its paragraph or run style." holds
  * more of the question than "Match explicitly small caps text:" and its value, which the model scores a little lower.
  * For a question asking how to do something, and saying no "not" itself, the best sentence saying none that is scored
- * nearly as well as a best one saying "not", and holds nearly as much of the question, comes first.
+ * nearly as well as a best one saying "not", and holds nearly as much of the question, comes first. So does one
+ * telling what to do (`instructs`) before a best one that does not: "One way to create a slide show is to simply
+ * upload a folder of images..." before "If your folder was named "foo", you have created a slide show named foo."
  */
 function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (!best || !asksHowToDo(question)) return ranked;
-  if (!negates(best.candidate.sentence)) return ranked;
+  const holdsAsMuch = (coverage: number) => coverage >= AFFIRMED_COVERAGE * best.coverage;
+  if (negates(best.candidate.sentence))
+    return firstWithin(
+      ranked,
+      AFFIRMED_MARGIN,
+      ({ candidate, coverage }) => holdsAsMuch(coverage) && !negates(candidate.sentence),
+    );
+  if (instructs(best.candidate.sentence)) return ranked;
   return firstWithin(
     ranked,
     AFFIRMED_MARGIN,
     ({ candidate, coverage }) =>
-      coverage >= AFFIRMED_COVERAGE * best.coverage && !negates(candidate.sentence),
+      holdsAsMuch(coverage) && instructs(candidate.sentence) && !negates(candidate.sentence),
   );
 }
 
@@ -271,9 +280,12 @@ export function negates(sentence: string): boolean {
 const INSTRUCTION =
   /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b/i;
 
-/** Advice in the second person, anywhere in a sentence: "...you may wish to consider isolating any calls to Mammoth". */
+/**
+ * Advice in the second person, or the way to do something, anywhere in a sentence: "...you may wish to consider
+ * isolating any calls to Mammoth", "One way to create a slide show is to simply upload a folder...".
+ */
 const ADVICE =
-  /\byou\s+(?:should|must|need\s+to|(?:may|might)\s+(?:wish|want)\s+to)\b|\b(?:we\s+)?recommend(?:ed)?\b|\bconsider\s+\w+ing\b/i;
+  /\byou\s+(?:should|must|need\s+to|(?:may|might)\s+(?:wish|want)\s+to)\b|\b(?:we\s+)?recommend(?:ed)?\b|\bconsider\s+\w+ing\b|\bways?\s+to\s+[^.]{1,80}?\s(?:is|are)\s+(?:to|by)\b/i;
 
 /** Whether a sentence tells the reader what to do: an instruction or advice. */
 export function instructs(sentence: string): boolean {

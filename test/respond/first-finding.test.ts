@@ -68,6 +68,34 @@ describe('firstFindingFirst', () => {
     ).toBe(asking);
   });
 
+  it('puts a sentence telling the way to do something first, for a question asking how, when scored near the best', () => {
+    const [result, way] = sentencesOf(
+      'guide.doc',
+      'If your folder was named "harbour", you have created a tide chart named harbour. ' +
+        'One way to create a tide chart is to upload a folder of readings underneath the charts folder.',
+    );
+    const howTo = 'How can I make a tide chart by uploading a folder of readings?';
+    expect(
+      firstOf(howTo, [
+        [result, 7],
+        [way, 6.7],
+      ]),
+    ).toBe(way);
+    // Not when scored far below it, nor for a question asking something else.
+    expect(
+      firstOf(howTo, [
+        [result, 7],
+        [way, 5.5],
+      ]),
+    ).toBe(result);
+    expect(
+      firstOf('What is the tide chart named after?', [
+        [result, 7],
+        [way, 6.7],
+      ]),
+    ).toBe(result);
+  });
+
   it('reads a "not" in a clause of purpose as no negation', () => {
     const [purpose, other] = sentencesOf(
       'server.md',
