@@ -4,9 +4,9 @@
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
  * asking who sent a message, or when, with its header, one asking who wrote a paper or a story, or gave a deck,
- * with its byline, one asking when a deck was given with its title slide's date, one asking where a paper's authors
- * work with the institutions its title page names, and one asking what an acronym stands for with the sentence
- * defining it.
+ * with its byline, one asking when or where a deck was given with its title slide's lines, one asking where a
+ * paper's authors work with the institutions its title page names, and one asking what an acronym stands for with
+ * the sentence defining it.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { definitionAsked, definitionTest } from '../text/definition.ts';
@@ -27,7 +27,7 @@ import {
   termsHeldBySourceOf,
 } from './candidates.ts';
 import { contentStems } from './content-words.ts';
-import { type Question, WH, WH_WORD } from './question.ts';
+import { type Question, readQuestion, WH, WH_WORD } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
 /** Such a reply quotes sentences in order while it stays this short (its first sentence, whatever its length)... */
@@ -343,27 +343,57 @@ export function authorshipAnswer(question: Question, relevant: ContextPassage[])
   return byline ? [byline] : undefined;
 }
 
-/** "When was the Music Sound Interpreter presentation given?": the date of a deck or a talk. */
-const DECK_DATE_ASKED =
-  /^\W*(?:when|(?:on\s+)?what\s+(?:date|day))\b[^?]*\b(?:presentations?|talks?|slides|slide\s+show|deck|lecture|seminar|webinar)\b/i;
+/** A deck, a talk: what a question asking when or where one was given names. */
+const DECK = String.raw`\b(?:presentations?|talks?|slides|slide\s+show|deck|lecture|seminar|webinar)\b`;
+/** "When was the Music Sound Interpreter presentation given?" */
+const DECK_DATE_ASKED = new RegExp(String.raw`^\W*(?:when|(?:on\s+)?what\s+(?:date|day))\b[^?]*${DECK}`, 'i');
+/** "At which event was the COUNTER presentation given?", "Where was the talk given?" */
+const DECK_PLACE_ASKED = new RegExp(
+  String.raw`^\W*(?:(?:at|in)\s+)?(?:which|what)\s+(?:event|conference|meeting|workshop|symposium)\b[^?]*${DECK}|^\W*where\s+(?:was|were)\b[^?]*${DECK}\s+(?:given|held|presented)\b`,
+  'i',
+);
 
 /**
- * For a question when a deck was given, the lines under its title holding a date, as its title slide writes them
- * ("# Music Sound Interpreter", then "Nikolaos Eleftheriadis Team #6 One Man Army November 29, 2011"): of the
- * source holding most of the question's words (and every name it uses).
+ * For a question when or where a deck was given, what its title slide says under its title: the line holding a
+ * date ("# Music Sound Interpreter", then "Nikolaos Eleftheriadis Team #6 One Man Army November 29, 2011"), or all
+ * its lines ("Richard Gedye Chair COUNTER", "UKSG March 2003"), of the source holding most of the question's words
+ * (and every name it uses).
  */
-export function deckDateAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
-  if (!DECK_DATE_ASKED.test(question.text)) return undefined;
-  const [dated] = bySourceHoldingMost(
+export function deckAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  const date = DECK_DATE_ASKED.test(question.text);
+  if (!date && !DECK_PLACE_ASKED.test(question.text)) return undefined;
+  const [first, ...rest] = bySourceHoldingMost(
     question,
     relevant,
     (candidate) =>
       candidate.passage.page === 1 &&
       !candidate.heading &&
       lineUnderTitle(candidate.passage.text) !== undefined &&
-      answerOfKind(candidate.sentence, 'date', question.known) !== undefined,
+      (!date || answerOfKind(candidate.sentence, 'date', question.known) !== undefined),
   );
-  return dated ? [dated] : undefined;
+  if (first === undefined) return undefined;
+  return date
+    ? [first]
+    : leadFrom(
+        first,
+        rest.filter((candidate) => candidate.passage === first.passage),
+      );
+}
+
+/**
+ * What a source's title page or slide says that a message asks for: who wrote or gave it, or when or where it was
+ * given. Its answer holds none of the question's words, so a search may not reach that page (services/
+ * answer-context.ts puts it first when it answers).
+ */
+export function titlePageAnswer(message: string, passages: ContextPassage[]): Candidate[] | undefined {
+  if (!titlePageAsked(message)) return undefined;
+  const question = readQuestion(message);
+  return authorshipAnswer(question, passages) ?? deckAnswer(question, passages);
+}
+
+/** Whether a message asks who wrote or gave a source, or when or where it was given (`titlePageAnswer`). */
+export function titlePageAsked(message: string): boolean {
+  return AUTHORSHIP_ASKED.test(message) || DECK_DATE_ASKED.test(message) || DECK_PLACE_ASKED.test(message);
 }
 
 /** Whether a sentence comes before its passage's abstract, when the passage has one. */

@@ -28,7 +28,7 @@ import {
   affiliationAnswer,
   askedInSource,
   authorshipAnswer,
-  deckDateAnswer,
+  deckAnswer,
   definitionSentences,
   headerAnswer,
   overviewSentences,
@@ -176,8 +176,8 @@ export interface Ranking {
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
    * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
    * question, quoted with its answer; for a question who sent a message, or when, its header; for one who wrote a
-   * paper or a story, or gave a deck, its byline; for one when a deck was given, its title slide's date; for one
-   * where a paper's authors work, the institutions its title page names.
+   * paper or a story, or gave a deck, its byline; for one when or where a deck was given, its title slide's lines
+   * saying so; for one where a paper's authors work, the institutions its title page names.
    */
   leadAnswer?: Candidate[];
   /**
@@ -209,7 +209,7 @@ export function rankReply(
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
     authorshipAnswer(question, relevant) ??
-    deckDateAnswer(question, relevant) ??
+    deckAnswer(question, relevant) ??
     affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.

@@ -1,5 +1,5 @@
 import { acronymAsked, definesAcronym } from '../respond/acronyms.ts';
-import { definitionSentences } from '../respond/lead-answer.ts';
+import { definitionSentences, titlePageAnswer, titlePageAsked } from '../respond/lead-answer.ts';
 import type { ContextPassage } from '../respond/types.ts';
 import type { Passage, Retriever } from '../retrieve/index.ts';
 import type { StoredChunk } from '../store/chunk-index.ts';
@@ -48,7 +48,8 @@ interface OpeningWanted {
 /**
  * A request for an overview wants the opening of the source it names or points at, when its name, headings or text
  * hold the topic; a question what something is ("What is Apache Tika?") that of the source named after it, or
- * whose opening the offline reply would quote as defining it.
+ * whose opening the offline reply would quote as defining it; a question who wrote or gave a source, or when or
+ * where, that of the first source found, when the offline reply would quote its title page as saying so.
  */
 function openingWanted(query: string): OpeningWanted | undefined {
   const overview = overviewRequested(query);
@@ -65,6 +66,11 @@ function openingWanted(query: string): OpeningWanted | undefined {
     const isAbout = (opening: Passage) =>
       definitionSentences(query, [{ ...opening, number: 1 }]) !== undefined;
     return { terms: definition.terms, isAbout };
+  }
+  // Who wrote or gave the first source found, and when or where, is on its title page or slide, when that says so.
+  if (titlePageAsked(query)) {
+    const isAbout = (opening: Passage) => titlePageAnswer(query, [{ ...opening, number: 1 }]) !== undefined;
+    return { terms: [], isAbout };
   }
   return undefined;
 }

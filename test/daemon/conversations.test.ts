@@ -312,6 +312,36 @@ describe('conversations, a request for an overview', () => {
   });
 });
 
+describe('conversations, a question who wrote a source', () => {
+  /** A long report whose sections, not its opening with the byline, hold the question's words most. */
+  function report(): string {
+    const sections = ['# Spring tides at the north quay\n\nBy Ada Chen\n\nThe quay floods twice a year.'];
+    for (let month = 1; month <= 40; month++)
+      sections.push(
+        `## Reading ${month}\n\nThis spring tides report reading ${month} gives the spring tide at the north quay as ` +
+          `${month + 4} metres, as the report's tables of spring tides show for every reading of the report.`,
+      );
+    return sections.join('\n\n');
+  }
+
+  test("is answered with the byline on the first source's title page, which no search for its words reaches", async () => {
+    const application = (await daemon.call('POST', '/applications', { name: 'bylines' })).body.id;
+    await addTextSource(daemon, application, 'spring-tides.md', report());
+    const { status, body } = await daemon.call('POST', '/conversations', {
+      application_id: application,
+      message: 'Who wrote the spring tides report?',
+    });
+    expect(status).toBe(200);
+    expect(body.message).toBe('By Ada Chen. [1]');
+    expect(body.sources[0]).toMatchObject({ source: 'spring-tides.md' });
+    const search = await daemon.call('POST', `/applications/${application}/search`, {
+      query: 'Who wrote the spring tides report?',
+      limit: 6,
+    });
+    expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain('By Ada Chen');
+  });
+});
+
 describe('conversations, a question what something is', () => {
   /**
    * A manual whose sections, not its long opening, name the tool most often. The opening's sentences after the

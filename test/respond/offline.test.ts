@@ -819,6 +819,13 @@ describe('offline responder', () => {
     expect(composeReply('When was the spring tides presentation given?', [slide, deck]).text).toBe(
       'Ada Chen Harbour Office March 3, 2026. [1]',
     );
+    const titled = firstPassage(
+      'counter.ppt',
+      '# Usage statistics\n\nAda Chen\nChair\n\nHarbour Conference March 2026',
+    );
+    expect(composeReply('At which event was the usage statistics presentation given?', [titled]).text).toBe(
+      'Ada Chen Chair. Harbour Conference March 2026. [1]',
+    );
     expect(composeReply('Who gave the spring tides presentation?', [{ ...deck, page: 2 }]).text).not.toMatch(
       /^Ada Chen/,
     );
