@@ -15,9 +15,14 @@ const BRACKETED_CAPITALS = new RegExp(String.raw`\(${ACRONYM}\)`, 'gu');
 /** How far before the brackets a long form is looked for: a dozen words or so. */
 const LONG_FORM_CHARACTERS = 120;
 
-/** The acronyms a text defines ("Most Valuable Player (MVP)"), each as its term and the terms of its long form. */
+/**
+ * The acronyms a text defines ("Most Valuable Player (MVP)", or a glossary's "EOI – Refers to Expression of
+ * Interest"), each as its term and the terms of its long form.
+ */
 export function acronymsDefined(text: string): Map<string, string[]> {
   const defined = new Map<string, string[]>();
+  const glossed = GLOSSARY_LINE.exec(text);
+  if (glossed) addGlossed(defined, glossed[1]!, glossed[2]!);
   if (!text.includes('(')) return defined;
   for (const match of text.matchAll(BRACKETED_CAPITALS)) {
     // As `words` reads it: lower-cased, without diacritics ("ÉU" as "eu"), as the words before it are read.
@@ -26,16 +31,30 @@ export function acronymsDefined(text: string): Map<string, string[]> {
     if (isStopWord(acronym)) continue;
     const before = wordsAsWritten(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
     const longForm = spelledOut(before, acronym) ?? spelledBeforeNoun(before, acronym);
-    if (longForm !== undefined)
-      defined.set(
-        term(acronym),
-        longForm
-          .map((word) => word.toLowerCase())
-          .filter((word) => !isStopWord(word))
-          .map(term),
-      );
+    if (longForm !== undefined) defined.set(term(acronym), longFormTerms(longForm));
   }
   return defined;
+}
+
+/** A glossary's line: an acronym, a dash, a colon or "means", and what it stands for: "EOI – Refers to Expression of...". */
+const GLOSSARY_LINE = new RegExp(
+  String.raw`^\s*${ACRONYM}\s*(?:[–—:=-]|\s(?:means|stands\s+for))\s*(.+)`,
+  'u',
+);
+/** How far into a glossary's line its long form is looked for. */
+const GLOSSED_WORDS = 12;
+
+/** The acronym a glossary's line defines, when words of its first dozen spell it ("...to Expression of Interest"). */
+function addGlossed(defined: Map<string, string[]>, capitals: string, gloss: string): void {
+  const acronym = words(capitals).join('');
+  if (isStopWord(acronym)) return;
+  const glossed = wordsAsWritten(gloss).slice(0, GLOSSED_WORDS);
+  for (let end = 1; end <= glossed.length; end++) {
+    const longForm = spelledOut(glossed.slice(0, end), acronym);
+    if (longForm === undefined) continue;
+    defined.set(term(acronym), longFormTerms(longForm));
+    return;
+  }
 }
 
 /**
@@ -73,6 +92,14 @@ function spelledBeforeNoun(before: string[], letters: string): string[] | undefi
   return longForm?.every((word) => /^\p{Lu}/u.test(word)) ? longForm : undefined;
 }
 
+/** A long form's words as matching terms, its function words left out. */
+function longFormTerms(longForm: string[]): string[] {
+  return longForm
+    .map((word) => word.toLowerCase())
+    .filter((word) => !isStopWord(word))
+    .map(term);
+}
+
 /** The capitals a word opens with, when it goes on in small letters: "SAT" of "SATurated", not of "NASA". */
 const CAPITALS_OPENING = /^\p{Lu}+(?=\p{Ll})/u;
 
@@ -105,11 +132,11 @@ export function withAcronyms(candidates: Candidate[]): Candidate[] {
 const QUOTED_WORD = String.raw`["'“‘]?(\S+?)["'”’]?`;
 const ACRONYM_ASKED = [
   new RegExp(
-    String.raw`^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?${QUOTED_WORD}\s+(?:stand\s+for|mean)(?:\s+in\s[^?]*)?\W*$`,
+    String.raw`^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?${QUOTED_WORD}\s+(?:stand\s+for|mean)(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
     'iu',
   ),
   new RegExp(
-    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))(?:\s+in\s[^?]*)?\W*$`,
+    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
     'iu',
   ),
 ];

@@ -19,6 +19,10 @@ describe('acronymsDefined', () => {
     ],
     ['a McDonald Foundation (MF) grant', [['mf', ['mcdonald', 'foundation']]]],
     ['the home team players (HT)', []],
+    // A glossary's line defines the acronym opening it, when words of its first dozen spell it.
+    ['EOI – Refers to Expression of Interest or Stage 1 applications', [['eoi', ['expression', 'interest']]]],
+    ['PI: Principal Investigator', [['pi', ['principal', 'investigator']]]],
+    ['URL: http://example.com/page', []],
     ['the United States (US) and the World Health Organization (WHO)', []],
     ['deoxyribonucleic acid (DNA)', []],
     ['the game was broadcast (CBS) live', []],
@@ -73,6 +77,7 @@ describe('acronymAsked', () => {
     ['what does the acronym MVP mean', 'MVP'],
     ['What is NFL short for?', 'NFL'],
     ['What is ESATC short for in the MicroStressBot paper?', 'ESATC'],
+    ['What does EOI mean on the research governance checklist?', 'EOI'],
     ['What is "ARL" an abbreviation of?', 'ARL'],
     ['What does the NFL commissioner do?', undefined],
     ['What does Tika stand for?', undefined],
