@@ -4,13 +4,16 @@
  */
 import { isStopWord as isFunctionWord, term, withCompoundNumerals, words } from '../text/words.ts';
 
-/**
- * Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain, and
- * what is left of a contraction ("I'm", "don't", "you're", "I've", "we'll", "I'd") once its apostrophe parts it.
- */
+/** Words a question frames its ask with ("what is it called", "which kind"), which no answer needs to contain. */
 const QUESTION_FRAME = new Set(
-  'whose name named called many much kind type one ones according s t m re ve ll d'.split(' '),
+  'whose s t name named called many much kind type one ones according'.split(' '),
 );
+
+/**
+ * What is left of a contraction once its apostrophe parts it ("I'm", "you're", "I've", "we'll", "I'd"): no word, but
+ * "m", "re", "ve", "ll" and "d" alone are ("vitamin D", "Renewable Energy (RE)"), so only these are dropped.
+ */
+const CONTRACTED = /(?<=\p{L})['’](?:m|re|ve|ll|d)\b/giu;
 
 export function isStopWord(word: string): boolean {
   return isFunctionWord(word) || QUESTION_FRAME.has(word);
@@ -49,6 +52,7 @@ const LETTER_PREFIXED = /(?<![\p{L}\p{N}])(\p{L})-(\p{L}{2,})/gu;
 function wordStems(text: string): string[] {
   return words(
     withCompoundNumerals(text)
+      .replace(CONTRACTED, '')
       .replace(ABBREVIATION_PLURAL, '$1')
       .replace(IDENTIFIER, withParts)
       .replace(LETTER_PREFIXED, '$1$2'),

@@ -137,13 +137,20 @@ describe('content stems', () => {
     expect(contentStems('Release 0.4 - 07/14/2009')).not.toContain('4.0.0');
   });
 
-  it('drops what is left of a contraction', () => {
+  it('drops what is left of a contraction, and only that', () => {
     expect(contentStems("I'm sure you're right, I've said we'll go if I'd known")).toEqual([
       'sur',
       'right',
       'say',
       'go',
       'know',
+    ]);
+    expect(contentStems('vitamin D and Renewable Energy (RE)')).toEqual([
+      'vitamin',
+      'd',
+      'renewabl',
+      'energy',
+      're',
     ]);
   });
 
