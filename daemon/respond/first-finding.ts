@@ -275,10 +275,11 @@ export function negates(sentence: string): boolean {
  * A sentence telling the reader what to do: it opens with a verb of doing, bare ("Request the previous format
  * explicitly: tika-app -x/--xml..."), after "simply" or "please", or after a clause of purpose ("To refresh the
  * cache, visit..."). Verbs that name things as often ("Set", "Open", "Check") are read as verbs here: a sentence
- * opening with one is an instruction far more often than a noun phrase in documentation.
+ * opening with one is an instruction far more often than a noun phrase in documentation, unless a verb, "of" or a
+ * number follows it ("Use of the option was removed.", "Go is a language.", "Type 2 diabetes...").
  */
 const INSTRUCTION =
-  /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b/i;
+  /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b(?!\s+(?:of|is|was|are|were|has|had|will|can)\b|[\s-]*\d)/i;
 
 /**
  * Advice in the second person, or the way to do something, anywhere in a sentence: "...you may wish to consider

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Candidate, candidateSentences } from '../../daemon/respond/candidates.ts';
-import { firstFindingFirst } from '../../daemon/respond/first-finding.ts';
+import { firstFindingFirst, instructs } from '../../daemon/respond/first-finding.ts';
 import { readQuestion } from '../../daemon/respond/question.ts';
 
 /** The candidate sentences of one passage of a source named after `sourceName`. */
@@ -94,6 +94,20 @@ describe('firstFindingFirst', () => {
         [way, 6.7],
       ]),
     ).toBe(result);
+  });
+
+  it.each([
+    ['Request the previous format explicitly with --xml.', true],
+    ['To refresh the cache, visit the blog with ?reinit=1.', true],
+    ['You may wish to consider reading each file in a separate process.', true],
+    ['One way to create a tide chart is to upload a folder of readings.', true],
+    ['Use of the --feet option was removed.', false],
+    ['Go is a language.', false],
+    ['Type 2 diabetes is common.', false],
+    ['Update 4.2 removed the flag.', false],
+    ['The tide tables are printed in metres.', false],
+  ])('reads %j as telling what to do: %j', (sentence, telling) => {
+    expect(instructs(sentence)).toBe(telling);
   });
 
   it('reads a "not" in a clause of purpose as no negation', () => {
