@@ -14,11 +14,13 @@ export interface DefinitionRequest {
   topic: string;
   /** The topic's content stems. */
   terms: string[];
+  /** Whether the question asks what the topic is, or what it does ("What does the pingurls setting do?"). */
+  asks: 'is' | 'does';
   /**
    * For a question what something does, the kind of thing it is, which a sentence may leave out: "link" in "What
    * does the Add Entry link do?", answered by "Add Entry: Takes you straight to the form...".
    */
-  does?: { role?: string };
+  role?: string;
 }
 
 /** Such a question is short: a longer message is not read (the patterns below would cost time on it). */
@@ -41,11 +43,17 @@ const NOT_A_NAME = new RegExp(
 );
 const QUOTES = /^["'“‘]+|["'”’]+$/g;
 
-/** "What does the Add Entry link in the administrator do?": the topic, and where it is, which the topic ends before. */
+/** "What does the Add Entry link in the administrator do?": the topic, and maybe where it is. */
 const DOES_ASKED = new RegExp(
-  String.raw`^what\s+(?:does|do)\s+(?:${ARTICLE})?(?<topic>.+?)(?:\s+(?:in|on|of|from|within|under)\s+.+?)?\s+do[\s?.!]*$`,
+  String.raw`^what\s+(?:does|do)\s+(?:${ARTICLE})?(?<topic>.+?)\s+do[\s?.!]*$`,
   'i',
 );
+/**
+ * Where the topic is, which it ends before: a preposition, then an article or a name ("in the BlogCFC
+ * administrator"); "log in" in "What does the log in button do?" is part of the topic. Case counts here.
+ */
+const PLACE = /\s+(?:in|on|of|from|within|under)\s+(?:(?:the|a|an|this|that|its|my|your|our)\s|\p{Lu}).*$/u;
+
 /** The kinds of thing a question what something does may name after it, and a sentence saying so may leave out. */
 const ROLE =
   /\s+(?<role>setting|option|flag|switch|link|button|menu|tab|command|parameter|property|field|function|method|key|feature)$/i;
@@ -60,18 +68,19 @@ function isAsked(message: string): DefinitionRequest | undefined {
   const topic = asked?.['topic']?.trim().replace(QUOTES, '');
   // "Who is..." asks after a person by name; "who is the chair" is a question of fact.
   if (!topic || (asked?.['asker']?.toLowerCase() === 'who' && !isName(topic))) return undefined;
-  return request(topic);
+  const named = topicOf(topic);
+  return named && { ...named, asks: 'is' };
 }
 
 function doesAsked(message: string): DefinitionRequest | undefined {
-  const topic = DOES_ASKED.exec(message)?.groups?.['topic']?.trim();
+  const topic = DOES_ASKED.exec(message)?.groups?.['topic']?.replace(PLACE, '').trim();
   if (!topic) return undefined;
   const role = ROLE.exec(topic)?.groups?.['role'];
-  const named = request((role ? topic.replace(ROLE, '') : topic).replace(QUOTES, ''));
-  return named && { ...named, does: role ? { role } : {} };
+  const named = topicOf((role ? topic.replace(ROLE, '') : topic).replace(QUOTES, ''));
+  return named && { ...named, asks: 'does', ...(role ? { role } : {}) };
 }
 
-function request(topic: string): DefinitionRequest | undefined {
+function topicOf(topic: string): { topic: string; terms: string[] } | undefined {
   if (NOT_A_NAME.test(topic) || topic.split(/\s+/).length > LONGEST_TOPIC_WORDS) return undefined;
   const terms = contentTerms(topic);
   return terms.length > 0 ? { topic, terms } : undefined;
@@ -126,7 +135,8 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
     .split(/\s+/)
     .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`))
     .join(String.raw`[\s-]+`);
-  const role = definition.does?.role;
+  const { role } = definition;
+  const does = definition.asks === 'does';
   const name = role ? String.raw`${words}(?:\s+${role})?` : words;
   const apposition = new RegExp(
     String.raw`${APPOSITION_LEAD}${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}${name}${NAME_MARKS},\s+(?:the|a|an)\s`,
@@ -136,16 +146,15 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
     String.raw`^${EMPHASIS}(?:${ARTICLE})?${EMPHASIS}(?<name>${name})${NAME_MARKS},?\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`,
     'i',
   );
-  const label = definition.does && new RegExp(String.raw`^${EMPHASIS}${name}${EMPHASIS}:\s+\S`, 'i');
+  // A label's text says what its entry does with a verb: "Add Entry: Takes you to...", not "harbourctl: 2.9.1".
+  const label = does && new RegExp(String.raw`^${EMPHASIS}${name}${EMPHASIS}:\s+(?<verb>\S+)`, 'i');
   const opensDefinition = (named: boolean, verb: string, after: string): boolean =>
     DEFINING_VERB.test(verb) ||
-    ((named || definition.does !== undefined) &&
-      THIRD_PERSON.test(verb) &&
-      !NOT_A_VERB.test(verb) &&
-      !FINITE_VERB.test(after));
+    ((named || does) && THIRD_PERSON.test(verb) && !NOT_A_VERB.test(verb) && !FINITE_VERB.test(after));
   return (sentence) => {
     let opening = sentence.trim().replace(LIST_ITEM, '');
-    if (label?.test(opening)) return 'line';
+    const labelled = label ? label.exec(opening)?.groups?.['verb']?.toLowerCase() : undefined;
+    if (labelled !== undefined && THIRD_PERSON.test(labelled) && !NOT_A_VERB.test(labelled)) return 'line';
     if (apposition.test(opening)) return 'sentence';
     for (let qualifiers = 0; ; qualifiers++) {
       const following = subject.exec(opening)?.groups;
