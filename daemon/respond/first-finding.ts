@@ -178,8 +178,8 @@ function ageFirst(question: Question, ranked: Finding[]): Finding[] {
  */
 function contactFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  const written = contactAsked(question);
-  if (!best || written === undefined) return ranked;
+  const writes = contactAsked(question);
+  if (!best || writes === undefined) return ranked;
   const heldBy = termsHeldBySourceOf(
     ranked.map((finding) => finding.candidate),
     question.terms.keys(),
@@ -188,7 +188,7 @@ function contactFirst(question: Question, ranked: Finding[]): Finding[] {
     ranked,
     ranked.findIndex(
       ({ candidate, coverage }) =>
-        coverage > 0 && heldBy(candidate) >= heldBy(best.candidate) && written.test(candidate.sentence),
+        coverage > 0 && heldBy(candidate) >= heldBy(best.candidate) && writes(candidate.sentence),
     ),
   );
 }

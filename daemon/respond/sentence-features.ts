@@ -90,7 +90,7 @@ function competes(question: Question, candidate: Candidate): boolean {
   if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
   if (!candidate.heading) return true;
   // A page's header line may be the address asked for: "Apache Tika - Apache Tika http://incubator.apache.org/tika/".
-  if (contactAsked(question)?.test(candidate.sentence)) return true;
+  if (contactAsked(question)?.(candidate.sentence)) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them. When
   // they are most of its words, they name what it asks about: "When was Release 1 of the COUNTER Code of Practice
   // issued?", whose capitalised words are all read as names, is answered by "Code of Practice, Release 1 January

@@ -918,6 +918,14 @@ describe('offline responder', () => {
     expect(composeReply('What is the web address of the spring tide tables site?', [page]).text).toMatch(
       /^Spring Tides - Harbour Office http:\/\/tides\.harbour\.example\/spring\/\./,
     );
+    // A figure with a "+" is no phone number.
+    const figures = firstPassage(
+      'ferry-report.txt',
+      'Call the ferry desk on the number in the timetable.\n\nThe ferry results were +12.5 (2.3) percent above forecast.',
+    );
+    expect(composeReply('What phone number should I call for the ferry desk?', [figures]).text).toMatch(
+      /^Call the ferry desk/,
+    );
     // A question asking something else of the number is answered as any other.
     expect(composeReply('Why does the ferry desk want a phone number?', [letter]).text).toMatch(
       /^Please call/,
