@@ -1,10 +1,11 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
  * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for
- * one asking how old someone is, the best stating their age; for one asking who, one naming a person by title; for
- * one asking for a phone number or an e-mail address, the best writing one; for one asking what a tool does, the
- * best stating its default; for one asking how to do something, a sentence saying what to do rather than what does
- * not happen, and code showing it; for one asking for a field a form fills in, the line filling it in.
+ * one asking how old someone is, the best stating their age; for one asking who holds a role, one naming a person
+ * by title and the role; for one asking for a phone number or an e-mail address, the best writing one; for one
+ * asking what a tool does, the best stating its default; for one asking how to do something, a sentence saying what
+ * to do rather than what does not happen, and code showing it; for one asking for a field a form fills in, the line
+ * filling it in.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
@@ -195,6 +196,9 @@ function contactFirst(question: Question, ranked: Finding[]): Finding[] {
 
 /** A person's name after a title: "Dr J Malins", "Mrs.Cecil Edward", "Prof. Ada Chen"; not "Dr Who", a series. */
 const TITLED_NAME = /\b(?:Dr|Mr|Mrs|Ms|Prof|Rev|Sir|Dame)\b\.?\s*(?!Who\b)\p{Lu}/u;
+/** "Who is the principal investigator of...?": the role a question asks who holds. */
+const ROLE_ASKED =
+  /^\W*who\s+(?:is|was|are|were)\s+(?:the\s+)?(?<role>[^?]{1,80}?)(?=\s+(?:of|for|in|at|on|behind|from|with)\b|\s*\?|\s*$)/i;
 /** How far below the best a sentence naming a person by title may be scored and still come before it. */
 const TITLED_MARGIN = 3;
 
@@ -202,16 +206,20 @@ const TITLED_MARGIN = 3;
  * "Who is the principal investigator of the collaborative design proposal?" asks for a person, whom a form names
  * with a title ("1.Dr J Malins Gray's School of Art PRINCIPAL INVESTIGATOR"), while its lines asking for one ("TO BE
  * COMPLETED BY PRINCIPAL INVESTIGATOR") hold the question's words as well, in capitals that read as names. For a
- * question asking who, when the best sentence names nobody by title, the best that does, scored within a margin of
- * it, comes first.
+ * question asking who holds a role, when the best sentence names nobody by title, the best that does and names the
+ * role, scored within a margin of it, comes first. Not for "Who designed the bridge?", whose answer names no role.
  */
 function titledFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  if (!best || question.kind !== 'person' || TITLED_NAME.test(best.candidate.sentence)) return ranked;
+  const role = ROLE_ASKED.exec(question.text)?.groups?.['role'];
+  if (!best || role === undefined || TITLED_NAME.test(best.candidate.sentence)) return ranked;
+  const roleTerms = contentStems(role);
+  if (roleTerms.length === 0) return ranked;
   return firstWithin(
     ranked,
     TITLED_MARGIN,
-    ({ candidate, coverage }) => coverage > 0 && TITLED_NAME.test(candidate.sentence),
+    ({ candidate }) =>
+      TITLED_NAME.test(candidate.sentence) && roleTerms.every((roleTerm) => candidate.stems.has(roleTerm)),
   );
 }
 

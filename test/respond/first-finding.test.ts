@@ -41,7 +41,7 @@ describe('firstFindingFirst', () => {
     expect(first('Can I match small caps text in a style map?', [8.88, 8.55, 7.75])).toBe(negated);
   });
 
-  it('puts a line naming a person by title first, for a question asking who, when scored near the best', () => {
+  it('puts a line naming a person by title and the role first, for a question asking who holds it, when scored near the best', () => {
     const [asking, named] = sentencesOf(
       'proposal.docx',
       'TO BE COMPLETED BY PRINCIPAL INVESTIGATOR\n\n1.Dr J Malins School of Art PRINCIPAL INVESTIGATOR',
@@ -66,6 +66,17 @@ describe('firstFindingFirst', () => {
         [named, 7],
       ]),
     ).toBe(asking);
+    // Nor for a question whose answer names no role.
+    const [designer, titled] = sentencesOf(
+      'bridge.md',
+      'Brunel designed the suspension bridge over the gorge.\n\nSir John Hawkshaw completed the suspension bridge in 1864.',
+    );
+    expect(
+      firstOf('Who designed the suspension bridge?', [
+        [designer, 8],
+        [titled, 7.5],
+      ]),
+    ).toBe(designer);
   });
 
   it('puts a sentence telling the way to do something first, for a question asking how, when scored near the best', () => {
