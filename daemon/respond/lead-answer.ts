@@ -274,13 +274,18 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
   );
 }
 
+/** What a source is, as a question about who wrote or gave it names it. */
+const DOCUMENT = String.raw`(?:paper|article|story|report|document|book|essay|thesis|study|post|column|piece|manual|guide|proposal|memo|presentation|slides|slide\s+show|deck|talk|lecture|seminar|webinar)s?`;
 /**
- * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who are the authors?",
- * "Who gave the COUNTER presentation?", "Who is the student behind the presentation?"; not who wrote a message (its
- * "From:" header, `headerAnswer`).
+ * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who gave the COUNTER
+ * presentation?", "Who is the student behind the presentation?", "Who are the authors?": a question naming what
+ * kind of source it asks about, or no object at all. Not "Who wrote the national anthem?", nor "Who gave the
+ * order?", which a byline does not answer, nor who wrote a message (its "From:" header, `headerAnswer`).
  */
-const AUTHORSHIP_ASKED =
-  /^\W*who\s+(?:wrote|authored|gave|presented|(?:is|was|are|were)\s+(?:the\s+(?:\S+\s+){0,3}?(?:authors?|writers?|presenters?|speakers?)|(?:the\s+)?(?:\S+\s+){0,2}?behind))\b/i;
+const AUTHORSHIP_ASKED = new RegExp(
+  String.raw`^\W*who\s+(?:(?:wrote|authored|gave|presented|(?:is|was|are|were)\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:authors?|writers?|presenters?|speakers?|behind))\b[^?]*\b${DOCUMENT}\b|(?:is|was|are|were)\s+the\s+(?:authors?|writers?)\W*$)`,
+  'i',
+);
 
 /** A byline: "By John Branch", "Written by Ada Chen and Igor Paprotny", "Authors: ...". */
 const BYLINE = /^(?:by|written\s+by|authors?:)\s+(?<names>.+)$/i;
@@ -316,20 +321,29 @@ function namesOnly(line: string): boolean {
  */
 function namesAuthors(candidate: Candidate): boolean {
   const byline = BYLINE.exec(candidate.sentence)?.groups?.['names'];
-  if (byline !== undefined) return namesOnly(byline);
+  if (byline !== undefined) return opensDocument(candidate.passage) && namesOnly(byline);
   if (candidate.passage.page !== 1 || candidate.heading || !onTitlePage(candidate)) return false;
   if (namesOnly(candidate.sentence) && INSTITUTION.test(candidate.following ?? '')) return true;
   const underTitle = lineUnderTitle(candidate.passage.text);
   return underTitle !== undefined && namesOnly(underTitle) && candidate.sentence.startsWith(underTitle);
 }
 
-/** The line right after a passage's opening title ("# Music Sound Interpreter"), when it opens with one. */
+/**
+ * Whether a passage opens its document: its source's first chunk, or one opening with the document's title, a
+ * heading of the first level ("# Snow Fall", after a web page's navigation). Every section of a document in one
+ * page (text, Markdown, a web page) opens with its own heading, of a lower level ("## Negotiations").
+ */
+function opensDocument(passage: ContextPassage): boolean {
+  return passage.chunkIndex === 0 || lineUnderTitle(passage.text) !== undefined;
+}
+
+/** The line right after a passage's opening title, a heading of the first level ("# Music Sound Interpreter"). */
 function lineUnderTitle(text: string): string | undefined {
   const [title, line] = text
     .split('\n')
     .map((each) => each.trim())
     .filter(Boolean);
-  return title !== undefined && markdownHeading(title) !== undefined ? line : undefined;
+  return title !== undefined && markdownHeading(title)?.level === 1 ? line : undefined;
 }
 
 /**
@@ -343,11 +357,11 @@ export function authorshipAnswer(question: Question, relevant: ContextPassage[])
   return byline ? [byline] : undefined;
 }
 
-/** A deck, a talk: what a question asking when or where one was given names. */
-const DECK = String.raw`\b(?:presentations?|talks?|slides|slide\s+show|deck|lecture|seminar|webinar)\b`;
+/** A deck, a lecture: what a question asking when or where one was given names ("talks" are as often a negotiation's). */
+const DECK = String.raw`\b(?:presentations?|slides|slide\s+show|deck|lecture|seminar|webinar)\b`;
 /** "When was the Music Sound Interpreter presentation given?" */
 const DECK_DATE_ASKED = new RegExp(String.raw`^\W*(?:when|(?:on\s+)?what\s+(?:date|day))\b[^?]*${DECK}`, 'i');
-/** "At which event was the COUNTER presentation given?", "Where was the talk given?" */
+/** "At which event was the COUNTER presentation given?", "Where was the lecture given?" */
 const DECK_PLACE_ASKED = new RegExp(
   String.raw`^\W*(?:(?:at|in)\s+)?(?:which|what)\s+(?:event|conference|meeting|workshop|symposium)\b[^?]*${DECK}|^\W*where\s+(?:was|were)\b[^?]*${DECK}\s+(?:given|held|presented)\b`,
   'i',
@@ -366,7 +380,6 @@ export function deckAnswer(question: Question, relevant: ContextPassage[]): Cand
     question,
     relevant,
     (candidate) =>
-      candidate.passage.page === 1 &&
       !candidate.heading &&
       lineUnderTitle(candidate.passage.text) !== undefined &&
       (!date || answerOfKind(candidate.sentence, 'date', question.known) !== undefined),

@@ -7,7 +7,7 @@ import type { Passage } from '../retrieve/index.ts';
  * The passage is given as retrieval returned it, numbered, not copied into another shape.
  */
 export type ContextPassage = Pick<Passage, 'sourceId' | 'sourceName' | 'page' | 'text' | 'url' | 'score'> &
-  Partial<Pick<Passage, 'headings'>> & {
+  Partial<Pick<Passage, 'headings' | 'chunkIndex'>> & {
     number: number;
   };
 

@@ -791,14 +791,33 @@ describe('offline responder', () => {
   });
 
   it('answers who wrote a paper or a story with its byline, or the names over its title page institutions', () => {
-    const story = firstPassage(
+    /** A source's first chunk: its title page, its title slide, its opening. */
+    const opening = (sourceName: string, text: string) => ({
+      ...firstPassage(sourceName, text),
+      chunkIndex: 0,
+    });
+    const story = opening(
       'tides.html',
       '# Spring Tides\n\nBy Ada Chen\n\nThe spring tide came in a metre higher than the harbour master wrote in the tables. Boats moored at the north quay were lifted onto the wall.',
     );
     expect(composeReply('Who wrote the story about the spring tides?', [story]).text).toBe(
       'By Ada Chen. [1]',
     );
-    const paper = firstPassage(
+    // Not who wrote something the story tells of, nor a byline of a later chunk.
+    expect(composeReply('Who wrote the tables of spring tides?', [story]).text).not.toMatch(/^By Ada Chen/);
+    const section = {
+      ...story,
+      chunkIndex: 3,
+      text: story.text.replace('# Spring Tides', '## Spring Tides'),
+    };
+    expect(composeReply('Who wrote the story about the spring tides?', [section]).text).not.toMatch(
+      /^By Ada Chen/,
+    );
+    // A web page's title may come after its navigation, in a later chunk.
+    expect(
+      composeReply('Who wrote the story about the spring tides?', [{ ...story, chunkIndex: 2 }]).text,
+    ).toBe('By Ada Chen. [1]');
+    const paper = opening(
       'microrobots.pdf',
       'Scalability of Controlling MicroStressBots\n\nIgor Paprotny1*, Ada Chen2\n\n1Department of Electrical and Computer Engineering University of Illinois, Chicago, USA\n\nAbstract— In this paper we present control strategies for MicroStressBots.',
     );
@@ -806,11 +825,12 @@ describe('offline responder', () => {
       'Igor Paprotny1*, Ada Chen2. [1]',
     );
     // A deck names who gave it under its title, on its first slide.
-    const deck = firstPassage('tides.pptx', '# Spring Tides\n\nAda Chen\nHarbour Office\nMarch 3, 2026');
+    const deck = opening('tides.pptx', '# Spring Tides\n\nAda Chen\nHarbour Office\nMarch 3, 2026');
     const slide = {
       ...deck,
       number: 2,
       page: 4,
+      chunkIndex: 3,
       text: 'Why tides matter\n- The quay floods at spring tides',
     };
     expect(composeReply('Who gave the spring tides presentation?', [slide, deck]).text).toBe(
@@ -819,22 +839,35 @@ describe('offline responder', () => {
     expect(composeReply('When was the spring tides presentation given?', [slide, deck]).text).toBe(
       'Ada Chen Harbour Office March 3, 2026. [1]',
     );
-    const titled = firstPassage(
+    const titled = opening(
       'counter.ppt',
       '# Usage statistics\n\nAda Chen\nChair\n\nHarbour Conference March 2026',
     );
     expect(composeReply('At which event was the usage statistics presentation given?', [titled]).text).toBe(
       'Ada Chen Chair. Harbour Conference March 2026. [1]',
     );
-    expect(composeReply('Who gave the spring tides presentation?', [{ ...deck, page: 2 }]).text).not.toMatch(
-      /^Ada Chen/,
+    expect(
+      composeReply('Who gave the spring tides presentation?', [
+        { ...deck, text: deck.text.replace('# Spring', '## Spring') },
+      ]).text,
+    ).not.toMatch(/^Ada Chen/);
+    // A section of a document in one page opens with its heading too, and "talks" are often a negotiation's.
+    const negotiations = {
+      ...firstPassage(
+        'war.md',
+        '## Negotiations\n\nThe accords ended the war on January 27, 1973. The peace talks began in Paris on May 13, 1968.',
+      ),
+      chunkIndex: 4,
+    };
+    expect(composeReply('When did the peace talks begin?', [negotiations]).text).toMatch(
+      /^The peace talks began/,
     );
     // A title reads as names, but no institution follows it; a sentence opening with "By" is no byline.
-    const untitled = firstPassage(
+    const untitled = opening(
       'notes.txt',
       'Spring Tides, North Quay\n\nBy 1900 the harbour master wrote the tide tables every spring, and the harbour office printed them.',
     );
-    expect(composeReply('Who wrote the tide tables?', [untitled]).text).toMatch(
+    expect(composeReply('Who wrote the tide tables report?', [untitled]).text).toMatch(
       /^By 1900 the harbour master/,
     );
   });
