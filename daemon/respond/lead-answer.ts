@@ -339,11 +339,21 @@ function opensDocument(passage: ContextPassage): boolean {
 
 /** The line right after a passage's opening title, a heading of the first level ("# Music Sound Interpreter"). */
 function lineUnderTitle(text: string): string | undefined {
-  const [title, line] = text
-    .split('\n')
-    .map((each) => each.trim())
-    .filter(Boolean);
+  const [title, line] = firstLines(text, 2);
   return title !== undefined && markdownHeading(title)?.level === 1 ? line : undefined;
+}
+
+/** A text's first lines that hold something, trimmed, read no further than they are: it is asked of each candidate. */
+function firstLines(text: string, count: number): string[] {
+  const lines: string[] = [];
+  let from = 0;
+  while (lines.length < count && from < text.length) {
+    const end = text.indexOf('\n', from);
+    const line = text.slice(from, end < 0 ? text.length : end).trim();
+    if (line !== '') lines.push(line);
+    from = end < 0 ? text.length : end + 1;
+  }
+  return lines;
 }
 
 /**

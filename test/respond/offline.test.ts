@@ -445,10 +445,19 @@ describe('offline responder', () => {
     expect(
       composeReply('How do I stop a long booking file from holding up the booking server?', [advice]).text,
     ).toMatch(/you may wish to consider reading each one in a separate process/);
-    // Not after a sentence that is an instruction itself, nor for a question not asking how to do something.
+    // Not for a question not asking how to do something, nor after a sentence that is an instruction itself.
     expect(composeReply('Which option gives the tide tables in feet?', [notes]).text).not.toMatch(
       /by the quay office\. Request/,
     );
+    const steps = firstPassage(
+      'harbour-steps.txt',
+      'Run the tides command of the quay office to print the tide tables in metres. ' +
+        'Send each page to the harbour master before it is posted.\n\n' +
+        'The harbour master keeps a copy of every table.',
+    );
+    expect(
+      composeReply('How do I print the tide tables with the tides command of the quay office?', [steps]).text,
+    ).toBe('Run the tides command of the quay office to print the tide tables in metres. [1]');
   });
 
   it('quotes the sentence closing the best one whatever its own score', () => {
