@@ -10,12 +10,19 @@ import type { Question } from './question.ts';
  */
 const PHONE_NUMBER =
   /(?:\b(?:tel|telephone|phone|mobile|mob|cell|fax)\b\.?\s*:?\s*\+?|\+)(?<number>\(?\d[\d ()-]{4,24}\d)(?![.,]?\d)/i;
-/** A phone's number has this many digits at least: "+229 97292685"; "+12.5 (2.3)" is a figure. */
+/** A phone's number has this many digits at least: "+229 97292685"; "+12.5 (2.3)" is a figure... */
 const FEWEST_PHONE_DIGITS = 7;
+
+/** ...and a run of this many together: "+1 312 509 0620"; "+125 (110-140) ms" is a figure. */
+const LONGEST_RUN = 4;
 
 function writesPhoneNumber(sentence: string): boolean {
   const number = PHONE_NUMBER.exec(sentence)?.groups?.['number'];
-  return number !== undefined && number.replace(/\D/g, '').length >= FEWEST_PHONE_DIGITS;
+  return (
+    number !== undefined &&
+    number.replace(/\D/g, '').length >= FEWEST_PHONE_DIGITS &&
+    new RegExp(String.raw`\d{${LONGEST_RUN}}`).test(number)
+  );
 }
 
 /**
@@ -26,7 +33,7 @@ function writesPhoneNumber(sentence: string): boolean {
  */
 const CONTACTS_ASKED: readonly (readonly [RegExp, (sentence: string) => boolean])[] = [
   [
-    /^\W*(?:what|which)\b[^?]*\b(?:(?:tele)?phone|fax|mobile|cell)(?:\s+phone)?\s+(?:number|no\b)/i,
+    /^\W*(?:what|which)\b[^?]*\b(?:(?:tele)?phone|fax|mobile|cell)(?:\s+phone)?\s+(?:number|no\.)/i,
     writesPhoneNumber,
   ],
   [

@@ -206,20 +206,25 @@ const TITLED_MARGIN = 3;
  * "Who is the principal investigator of the collaborative design proposal?" asks for a person, whom a form names
  * with a title ("1.Dr J Malins Gray's School of Art PRINCIPAL INVESTIGATOR"), while its lines asking for one ("TO BE
  * COMPLETED BY PRINCIPAL INVESTIGATOR") hold the question's words as well, in capitals that read as names. For a
- * question asking who holds a role, when the best sentence names nobody by title, the best that does and names the
- * role, scored within a margin of it, comes first. Not for "Who designed the bridge?", whose answer names no role.
+ * question asking who holds a role, when the best sentence names nobody by title, nor names a person and the role,
+ * the best that does and names the role, scored within a margin of it, comes first. Not for "Who designed the
+ * bridge?", whose answer names no role.
  */
 function titledFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   const role = ROLE_ASKED.exec(question.text)?.groups?.['role'];
   if (!best || role === undefined || TITLED_NAME.test(best.candidate.sentence)) return ranked;
   const roleTerms = contentStems(role);
-  if (roleTerms.length === 0) return ranked;
+  const holdsRole = (candidate: Candidate) => roleTerms.every((roleTerm) => candidate.stems.has(roleTerm));
+  // "Jo Smith is the chair of the harbour board." names the holder already, without a title; a form's capitals
+  // ("TO BE COMPLETED BY PRINCIPAL INVESTIGATOR") read as a name, but name nobody.
+  const person = answerOfKind(best.candidate.sentence, 'person', question.known, question.names);
+  const named = person !== undefined && /\p{Ll}/u.test(person);
+  if (roleTerms.length === 0 || (named && holdsRole(best.candidate))) return ranked;
   return firstWithin(
     ranked,
     TITLED_MARGIN,
-    ({ candidate }) =>
-      TITLED_NAME.test(candidate.sentence) && roleTerms.every((roleTerm) => candidate.stems.has(roleTerm)),
+    ({ candidate }) => TITLED_NAME.test(candidate.sentence) && holdsRole(candidate),
   );
 }
 
@@ -283,11 +288,12 @@ export function negates(sentence: string): boolean {
  * A sentence telling the reader what to do: it opens with a verb of doing, bare ("Request the previous format
  * explicitly: tika-app -x/--xml..."), after "simply" or "please", or after a clause of purpose ("To refresh the
  * cache, visit..."). Verbs that name things as often ("Set", "Open", "Check") are read as verbs here: a sentence
- * opening with one is an instruction far more often than a noun phrase in documentation, unless a verb, "of" or a
- * number follows it ("Use of the option was removed.", "Go is a language.", "Type 2 diabetes...").
+ * opening with one is an instruction far more often than a noun phrase in documentation, unless a verb or "of"
+ * follows it, or a number and a verb ("Use of the option was removed.", "Go is a language.", "Type 2 diabetes is
+ * common."); "Press 0 on the keypad" is one.
  */
 const INSTRUCTION =
-  /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b(?!\s+(?:of|is|was|are|were|has|had|will|can)\b|[\s-]*\d)/i;
+  /^(?:[-*+]\s+|\d+[.)]\s+)?(?:to\s+[^,.]{1,60},\s+)?(?:(?:simply|just|please|then)\s+)?(?:use|run|set|add|request|pass|call|install|open|click|select|choose|enter|type|edit|change|remove|delete|specify|configure|enable|disable|visit|go|try|start|stop|restart|upload|download|copy|replace|create|put|include|switch|turn|press|navigate|follow|contact|send|check|ensure|make\s+sure|append|write|save|load|import|export|define|register|upgrade|update)\b(?!\s+(?:of|is|was|are|were|has|had|will|can)\b|[\s-]*\d[\d.]*\s+(?:\w+\s+)?(?:is|was|are|were|has|had|\w+ed)\b)/i;
 
 /**
  * Advice in the second person, or the way to do something, anywhere in a sentence: "...you may wish to consider

@@ -276,14 +276,19 @@ export function affiliationAnswer(question: Question, relevant: ContextPassage[]
 
 /** What a source is, as a question about who wrote or gave it names it. */
 const DOCUMENT = String.raw`(?:paper|article|story|report|document|book|essay|thesis|study|post|column|piece|manual|guide|proposal|memo|presentation|slides|slide\s+show|deck|talk|lecture|seminar|webinar)s?`;
+/** Words of the object before the kind of source it names ("the Snow Fall story"): none a preposition or a comma. */
+const OBJECT_WORDS = String.raw`(?:the\s+|this\s+|that\s+|a\s+|an\s+)?(?:(?!(?:of|in|on|for|about|to|from|with|by|according)\b)[^\s,?]+\s+){0,6}?`;
+/** The kind of source the object names, as its last word: not "post-war". */
+const SOURCE_KIND = String.raw`${DOCUMENT}(?![-\w])`;
 /**
  * "Who wrote the paper about MicroStressBots?", "Who is the author of the Snow Fall story?", "Who gave the COUNTER
- * presentation?", "Who is the student behind the presentation?", "Who are the authors?": a question naming what
- * kind of source it asks about, or no object at all. Not "Who wrote the national anthem?", nor "Who gave the
- * order?", which a byline does not answer, nor who wrote a message (its "From:" header, `headerAnswer`).
+ * presentation?", "Who is the student behind the presentation?", "Who are the authors?": a question whose object
+ * is a kind of source, or that has none. Not "Who wrote the national anthem?", "Who wrote the post-war
+ * constitution?", "Who wrote the anthem, according to the article?" nor "Who gave the order?", which a byline does
+ * not answer, nor who wrote a message (its "From:" header, `headerAnswer`).
  */
 const AUTHORSHIP_ASKED = new RegExp(
-  String.raw`^\W*who\s+(?:(?:wrote|authored|gave|presented|(?:is|was|are|were)\s+(?:the\s+)?(?:\S+\s+){0,3}?(?:authors?|writers?|presenters?|speakers?|behind))\b[^?]*\b${DOCUMENT}\b|(?:is|was|are|were)\s+the\s+(?:authors?|writers?)\W*$)`,
+  String.raw`^\W*who\s+(?:(?:wrote|authored|gave|presented)\s+${OBJECT_WORDS}${SOURCE_KIND}|(?:is|was|are|were)\s+(?:the\s+)?(?:(?:\S+\s+){0,3}?(?:authors?|writers?|presenters?|speakers?)\s+of|(?:\S+\s+){0,2}?behind)\s+${OBJECT_WORDS}${SOURCE_KIND}|(?:is|was|are|were)\s+the\s+(?:authors?|writers?)\W*$)`,
   'i',
 );
 
@@ -321,20 +326,25 @@ function namesOnly(line: string): boolean {
  */
 function namesAuthors(candidate: Candidate): boolean {
   const byline = BYLINE.exec(candidate.sentence)?.groups?.['names'];
-  if (byline !== undefined) return opensDocument(candidate.passage) && namesOnly(byline);
+  if (byline !== undefined) return underTitleLines(candidate) && namesOnly(byline);
   if (candidate.passage.page !== 1 || candidate.heading || !onTitlePage(candidate)) return false;
   if (namesOnly(candidate.sentence) && INSTITUTION.test(candidate.following ?? '')) return true;
   const underTitle = lineUnderTitle(candidate.passage.text);
   return underTitle !== undefined && namesOnly(underTitle) && candidate.sentence.startsWith(underTitle);
 }
 
+/** How far into a passage a byline is read: a title, a subtitle, then the byline ("# Snow Fall", "## The Avalanche..."). */
+const BYLINE_LINES = 4;
+
 /**
- * Whether a passage opens its document: its source's first chunk, or one opening with the document's title, a
- * heading of the first level ("# Snow Fall", after a web page's navigation). Every section of a document in one
- * page (text, Markdown, a web page) opens with its own heading, of a lower level ("## Negotiations").
+ * Whether a candidate is among the first lines of a passage that opens its document: its source's first chunk, or
+ * one opening with a heading of the first level ("# Snow Fall", after a web page's navigation, in its third chunk).
+ * A byline further down, under a later section's heading, is no byline of the document.
  */
-function opensDocument(passage: ContextPassage): boolean {
-  return passage.chunkIndex === 0 || lineUnderTitle(passage.text) !== undefined;
+function underTitleLines(candidate: Candidate): boolean {
+  const { passage } = candidate;
+  if (passage.chunkIndex !== 0 && lineUnderTitle(passage.text) === undefined) return false;
+  return firstLines(passage.text, BYLINE_LINES).includes(candidate.sentence);
 }
 
 /** The line right after a passage's opening title, a heading of the first level ("# Music Sound Interpreter"). */
@@ -390,6 +400,7 @@ export function deckAnswer(question: Question, relevant: ContextPassage[]): Cand
     question,
     relevant,
     (candidate) =>
+      candidate.passage.page === 1 &&
       !candidate.heading &&
       lineUnderTitle(candidate.passage.text) !== undefined &&
       (!date || answerOfKind(candidate.sentence, 'date', question.known) !== undefined),

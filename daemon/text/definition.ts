@@ -49,10 +49,11 @@ const DOES_ASKED = new RegExp(
   'i',
 );
 /**
- * Where the topic is, which it ends before: a preposition, then an article or a name ("in the BlogCFC
- * administrator"); "log in" in "What does the log in button do?" is part of the topic. Case counts here.
+ * Where the topic is, which it ends before: a preposition and what follows it ("in the BlogCFC administrator", "in
+ * git"), unless the preposition is a verb's particle, part of the topic ("What does the log in button do?").
  */
-const PLACE = /\s+(?:in|on|of|from|within|under)\s+(?:(?:the|a|an|this|that|its|my|your|our)\s|\p{Lu}).*$/u;
+const PLACE =
+  /(?<!\b(?:log|logged|sign|signed|check|checked|opt|plug|turn|switch))\s+(?:in|on|of|from|within|under)\s+.*$/i;
 
 /** The kinds of thing a question what something does may name after it, and a sentence saying so may leave out. */
 const ROLE =
@@ -147,14 +148,15 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
     'i',
   );
   // A label's text says what its entry does with a verb: "Add Entry: Takes you to...", not "harbourctl: 2.9.1".
-  const label = does && new RegExp(String.raw`^${EMPHASIS}${name}${EMPHASIS}:\s+(?<verb>\S+)`, 'i');
+  const label =
+    does && new RegExp(String.raw`^${EMPHASIS}${name}${EMPHASIS}:\s+(?<verb>\S+)(?:\s+(?<after>\S+))?`, 'i');
   const opensDefinition = (named: boolean, verb: string, after: string): boolean =>
     DEFINING_VERB.test(verb) ||
     ((named || does) && THIRD_PERSON.test(verb) && !NOT_A_VERB.test(verb) && !FINITE_VERB.test(after));
   return (sentence) => {
     let opening = sentence.trim().replace(LIST_ITEM, '');
-    const labelled = label ? label.exec(opening)?.groups?.['verb']?.toLowerCase() : undefined;
-    if (labelled !== undefined && THIRD_PERSON.test(labelled) && !NOT_A_VERB.test(labelled)) return 'line';
+    const labelled = label ? label.exec(opening)?.groups : undefined;
+    if (labelled && saysWhatItDoes(labelled['verb'] ?? '', labelled['after'] ?? '')) return 'line';
     if (apposition.test(opening)) return 'sentence';
     for (let qualifiers = 0; ; qualifiers++) {
       const following = subject.exec(opening)?.groups;
@@ -173,6 +175,20 @@ export function definitionTest(definition: DefinitionRequest): (sentence: string
     }
   };
 }
+
+/**
+ * Whether a menu line's text says what its entry does: it opens with a verb, in the third person ("Takes you to the
+ * form"), as a participle ("Used to..."), or bare before its object ("Create a new entry", "Configure your blog");
+ * not a value ("2.9.1") nor a look ("blue, top right").
+ */
+function saysWhatItDoes(first: string, second: string): boolean {
+  const verb = first.toLowerCase();
+  if (!/^[a-z]+$/.test(verb) || NOT_A_VERB.test(verb)) return false;
+  return THIRD_PERSON.test(verb) || verb.endsWith('ed') || OBJECT_OPENING.test(second);
+}
+
+/** What an object opens with after a bare verb: "Create a new entry", "Configure your blog", "Browse all posts". */
+const OBJECT_OPENING = /^(?:a|an|the|your|its|their|all|any|each|every|new|this|these|to)$/i;
 
 function qualifies(word: string): boolean {
   const lower = word.toLowerCase();

@@ -66,6 +66,27 @@ describe('firstFindingFirst', () => {
         [named, 7],
       ]),
     ).toBe(asking);
+    // Nor a titled line not naming the role, nor before a best sentence naming the holder and the role.
+    const [spoke, holder] = sentencesOf(
+      'board.md',
+      'Prof. Anne Martin spoke at the harbour board meeting.\n\nJo Smith is the chair of the harbour board.',
+    );
+    expect(
+      firstOf(who, [
+        [asking, 8.1],
+        [spoke, 7],
+      ]),
+    ).toBe(asking);
+    const [afterChair] = sentencesOf(
+      'board.md',
+      'Prof. Anne Martin spoke after the chair of the harbour board.',
+    );
+    expect(
+      firstOf('Who is the chair of the harbour board?', [
+        [holder, 8],
+        [afterChair, 7.5],
+      ]),
+    ).toBe(holder);
     // Nor for a question whose answer names no role.
     const [designer, titled] = sentencesOf(
       'bridge.md',
@@ -115,6 +136,8 @@ describe('firstFindingFirst', () => {
     ['Use of the --feet option was removed.', false],
     ['Go is a language.', false],
     ['Type 2 diabetes is common.', false],
+    ['Press 0 on the keypad to reset the counter.', true],
+    ['Add 2 cups of flour.', true],
     ['Update 4.2 removed the flag.', false],
     ['The tide tables are printed in metres.', false],
   ])('reads %j as telling what to do: %j', (sentence, telling) => {

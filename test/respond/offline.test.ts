@@ -812,8 +812,28 @@ describe('offline responder', () => {
     expect(composeReply('Who wrote the story about the spring tides?', [story]).text).toBe(
       'By Ada Chen. [1]',
     );
+    expect(composeReply('Who are the authors?', [story]).text).toBe('By Ada Chen. [1]');
     // Not who wrote something the story tells of, nor a byline of a later chunk.
-    expect(composeReply('Who wrote the tables of spring tides?', [story]).text).not.toMatch(/^By Ada Chen/);
+    for (const other of [
+      'Who wrote the tables of spring tides?',
+      'Who wrote the post-war tide tables?',
+      'Who wrote the tide tables, according to the story?',
+    ])
+      expect(composeReply(other, [story]).text).not.toMatch(/^By Ada Chen/);
+    // A first chunk opens its document whatever its first line; a byline under a later section's heading does not.
+    const plain = opening(
+      'tides.txt',
+      'Spring Tides\n\nBy Ada Chen\n\nThe spring tide came in a metre higher.',
+    );
+    expect(composeReply('Who wrote the report on the spring tides?', [plain]).text).toBe('By Ada Chen. [1]');
+    const later = {
+      ...story,
+      chunkIndex: 7,
+      text: `# Changelog\n\nThe tables were reprinted twice.\n\nTide readings for March.\n\n${story.text.replace('# ', '## ')}`,
+    };
+    expect(composeReply('Who wrote the story about the spring tides?', [later]).text).not.toMatch(
+      /^By Ada Chen/,
+    );
     const section = {
       ...story,
       chunkIndex: 3,
@@ -860,6 +880,22 @@ describe('offline responder', () => {
         { ...deck, text: deck.text.replace('# Spring', '## Spring') },
       ]).text,
     ).not.toMatch(/^Ada Chen/);
+    // Nor is a later page's first-level heading a title slide.
+    const appendix = {
+      ...deck,
+      page: 14,
+      chunkIndex: 9,
+      text: '# Appendix B\n\nVersion 2 shipped on May 5, 2021.',
+    };
+    expect(composeReply('When was the spring tides presentation given?', [appendix, slide]).text).not.toMatch(
+      /^Version 2 shipped/,
+    );
+    // "Talks" are often a negotiation's, even under a document's title.
+    const talks = opening(
+      'war.md',
+      '# Peace talks\n\nThe accords ended the war on January 27, 1973. The peace talks began in Paris on May 13, 1968.',
+    );
+    expect(composeReply('When did the peace talks begin?', [talks]).text).toMatch(/^The peace talks began/);
     // A section of a document in one page opens with its heading too, and "talks" are often a negotiation's.
     const negotiations = {
       ...firstPassage(
@@ -963,7 +999,7 @@ describe('offline responder', () => {
     // A figure with a "+" is no phone number.
     const figures = firstPassage(
       'ferry-report.txt',
-      'Call the ferry desk on the number in the timetable.\n\nThe ferry results were +12.5 (2.3) percent above forecast.',
+      'Call the ferry desk on the number in the timetable.\n\nThe ferry results were +12.5 (2.3) percent above forecast, and the crossing took +125 (110-140) ms longer per mile, or +12 3456 for short.',
     );
     expect(composeReply('What phone number should I call for the ferry desk?', [figures]).text).toMatch(
       /^Call the ferry desk/,

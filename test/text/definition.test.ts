@@ -18,6 +18,7 @@ describe('definitionAsked', () => {
     ['What does the pingurls setting do?', 'pingurls', ['pingurl'], 'setting'],
     ['What does the Add Entry link in the BlogCFC administrator do?', 'Add Entry', ['add', 'entry'], 'link'],
     ['what does harbourctl do', 'harbourctl', ['harbourctl'], undefined],
+    ['What does the --force flag in git do?', '--force', ['forc'], 'flag'],
   ])('%j asks what %j does', (message, topic, terms, role) => {
     expect(definitionAsked(message)).toEqual({ topic, terms, asks: 'does', ...(role ? { role } : {}) });
   });
@@ -63,6 +64,8 @@ describe('definitionTest', () => {
     ['What does the pingurls setting do?', 'pingurls enables pings to Technorati.', 'sentence'],
     ['What does the Add Entry link do?', 'Add Entry: Takes you straight to the form.', 'line'],
     ['What does the Add Entry link do?', '- **Add Entry link**: Takes you to the form.', 'line'],
+    ['What does the Add Entry link do?', 'Add Entry: Create a new blog entry.', 'line'],
+    ['What does the Add Entry link do?', 'Add Entry: Used to write a post.', 'line'],
   ])('for %j, %j says what it does', (message, sentence, defining) => {
     expect(defines(message, sentence)).toBe(defining);
   });
