@@ -25,15 +25,22 @@ export function acronymsDefined(text: string): Map<string, string[]> {
   if (glossed) addGlossed(defined, glossed[1]!, glossed[2]!);
   if (!text.includes('(')) return defined;
   for (const match of text.matchAll(BRACKETED_CAPITALS)) {
-    // As `words` reads it: lower-cased, without diacritics ("ÉU" as "eu"), as the words before it are read.
-    const acronym = words(match[1]!).join('');
-    // An acronym spelled as a function word ("US", "IT", "WHO") is a term of no sentence.
-    if (isStopWord(acronym)) continue;
+    const acronym = readAcronym(match[1]!);
+    if (acronym === undefined) continue;
     const before = wordsAsWritten(text.slice(Math.max(0, match.index - LONG_FORM_CHARACTERS), match.index));
     const longForm = spelledOut(before, acronym) ?? spelledBeforeNoun(before, acronym);
     if (longForm !== undefined) defined.set(term(acronym), longFormTerms(longForm));
   }
   return defined;
+}
+
+/**
+ * An acronym's capitals as `words` reads them: lower-cased, without diacritics ("ÉU" as "eu"), as the words of its
+ * long form are read; none when spelled as a function word ("US", "IT", "WHO"), a term of no sentence.
+ */
+function readAcronym(capitals: string): string | undefined {
+  const acronym = words(capitals).join('');
+  return isStopWord(acronym) ? undefined : acronym;
 }
 
 /** A glossary's line: an acronym, a dash, a colon or "means", and what it stands for: "EOI – Refers to Expression of...". */
@@ -46,8 +53,8 @@ const GLOSSED_WORDS = 12;
 
 /** The acronym a glossary's line defines, when words of its first dozen spell it ("...to Expression of Interest"). */
 function addGlossed(defined: Map<string, string[]>, capitals: string, gloss: string): void {
-  const acronym = words(capitals).join('');
-  if (isStopWord(acronym)) return;
+  const acronym = readAcronym(capitals);
+  if (acronym === undefined) return;
   const glossed = wordsAsWritten(gloss).slice(0, GLOSSED_WORDS);
   for (let end = 1; end <= glossed.length; end++) {
     const longForm = spelledOut(glossed.slice(0, end), acronym);

@@ -245,19 +245,15 @@ const AFFIRMED_MARGIN = 1;
 function affirmedFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (!best || !asksHowToDo(question)) return ranked;
-  const holdsAsMuch = (coverage: number) => coverage >= AFFIRMED_COVERAGE * best.coverage;
-  if (negates(best.candidate.sentence))
-    return firstWithin(
-      ranked,
-      AFFIRMED_MARGIN,
-      ({ candidate, coverage }) => holdsAsMuch(coverage) && !negates(candidate.sentence),
-    );
-  if (instructs(best.candidate.sentence)) return ranked;
+  const bestNegates = negates(best.candidate.sentence);
+  if (!bestNegates && instructs(best.candidate.sentence)) return ranked;
   return firstWithin(
     ranked,
     AFFIRMED_MARGIN,
     ({ candidate, coverage }) =>
-      holdsAsMuch(coverage) && instructs(candidate.sentence) && !negates(candidate.sentence),
+      coverage >= AFFIRMED_COVERAGE * best.coverage &&
+      !negates(candidate.sentence) &&
+      (bestNegates || instructs(candidate.sentence)),
   );
 }
 

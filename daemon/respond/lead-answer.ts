@@ -329,8 +329,17 @@ function namesAuthors(candidate: Candidate): boolean {
   if (byline !== undefined) return underTitleLines(candidate) && namesOnly(byline);
   if (candidate.passage.page !== 1 || candidate.heading || !onTitlePage(candidate)) return false;
   if (namesOnly(candidate.sentence) && INSTITUTION.test(candidate.following ?? '')) return true;
-  const underTitle = lineUnderTitle(candidate.passage.text);
+  const underTitle = titleSlideLine(candidate);
   return underTitle !== undefined && namesOnly(underTitle) && candidate.sentence.startsWith(underTitle);
+}
+
+/**
+ * For a candidate of a title slide (page 1, opening with a first-level heading) other than its title, the line under
+ * the title: "Nikolaos Eleftheriadis" under "# Music Sound Interpreter".
+ */
+function titleSlideLine(candidate: Candidate): string | undefined {
+  if (candidate.passage.page !== 1 || candidate.heading) return undefined;
+  return lineUnderTitle(candidate.passage.text);
 }
 
 /** How far into a passage a byline is read: a title, a subtitle, then the byline ("# Snow Fall", "## The Avalanche..."). */
@@ -371,7 +380,7 @@ function firstLines(text: string, count: number): string[] {
  * question's words ("By John Branch" under "Snow Fall"): the first, of the source holding most of the question's
  * words (and every name it uses).
  */
-export function authorshipAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+function authorshipAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   if (!AUTHORSHIP_ASKED.test(question.text)) return undefined;
   const [byline] = bySourceHoldingMost(question, relevant, namesAuthors);
   return byline ? [byline] : undefined;
@@ -393,16 +402,14 @@ const DECK_PLACE_ASKED = new RegExp(
  * its lines ("Richard Gedye Chair COUNTER", "UKSG March 2003"), of the source holding most of the question's words
  * (and every name it uses).
  */
-export function deckAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+function deckAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
   const date = DECK_DATE_ASKED.test(question.text);
   if (!date && !DECK_PLACE_ASKED.test(question.text)) return undefined;
   const [first, ...rest] = bySourceHoldingMost(
     question,
     relevant,
     (candidate) =>
-      candidate.passage.page === 1 &&
-      !candidate.heading &&
-      lineUnderTitle(candidate.passage.text) !== undefined &&
+      titleSlideLine(candidate) !== undefined &&
       (!date || answerOfKind(candidate.sentence, 'date', question.known) !== undefined),
   );
   if (first === undefined) return undefined;
@@ -420,8 +427,11 @@ export function deckAnswer(question: Question, relevant: ContextPassage[]): Cand
  * answer-context.ts puts it first when it answers).
  */
 export function titlePageAnswer(message: string, passages: ContextPassage[]): Candidate[] | undefined {
-  if (!titlePageAsked(message)) return undefined;
-  const question = readQuestion(message);
+  return titlePageAsked(message) ? titlePageLines(readQuestion(message), passages) : undefined;
+}
+
+/** For a question read already, the lines of a title page or slide saying who wrote or gave a source, or when or where. */
+export function titlePageLines(question: Question, passages: ContextPassage[]): Candidate[] | undefined {
   return authorshipAnswer(question, passages) ?? deckAnswer(question, passages);
 }
 

@@ -27,11 +27,10 @@ import {
   acronymAnswer,
   affiliationAnswer,
   askedInSource,
-  authorshipAnswer,
-  deckAnswer,
   definitionSentences,
   headerAnswer,
   overviewSentences,
+  titlePageLines,
 } from './lead-answer.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
@@ -208,8 +207,7 @@ export function rankReply(
     acronymAnswer(message, relevant) ??
     askedInSource(question, relevant) ??
     headerAnswer(question, relevant) ??
-    authorshipAnswer(question, relevant) ??
-    deckAnswer(question, relevant) ??
+    titlePageLines(question, relevant) ??
     affiliationAnswer(question, relevant);
   if (leadAnswer) return { findings: [], leadAnswer };
   // Answered for the question's names first: the rules putting a finding first read what it is quoted with.

@@ -27,12 +27,17 @@ const NOT_ASCII = /[^\0-\x7f]/;
 export function words(text: string): string[] {
   // Most text is ASCII, which has no diacritics to strip: Unicode normalisation would only cost time.
   if (!NOT_ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(WORD) ?? [];
+  return withoutMarks(text).toLowerCase().match(WORD) ?? [];
 }
 
 /** The words `words` gives, in their own case: "SATurated" keeps the capitals an acronym takes from it. */
 export function wordsAsWritten(text: string): string[] {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').match(WORD) ?? [];
+  return withoutMarks(text).match(WORD) ?? [];
+}
+
+/** A text without its diacritics: "États" as "Etats". */
+function withoutMarks(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '');
 }
 
 /**
