@@ -75,8 +75,11 @@ export function candidateSentences(passages: ContextPassage[]): Candidate[] {
         ]),
         next: new Set(split[index + 1]?.stems ?? []),
         ...(sentence.listed === undefined ? {} : { listed: sentence.listed }),
-        // A `label: value` first line is a record, not a title.
-        heading: sentence.text === title && !RECORD_LINE.test(sentence.text),
+        // A `label: value` first line is a record, not a title; so is a label over its value.
+        heading:
+          sentence.text === title &&
+          !RECORD_LINE.test(sentence.text) &&
+          !labelsValueBelow(sentence.text, following),
         ...(following === undefined ? {} : { following }),
       });
     });
@@ -199,7 +202,7 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
   if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
-  if (ENDS_BEFORE_ITS_OBJECT.test(sentence)) return following;
+  if (ENDS_BEFORE_ITS_OBJECT.test(sentence) || labelsValueBelow(sentence, following)) return following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
 
@@ -208,6 +211,25 @@ export function labelledValue(candidate: Candidate): string | undefined {
  * recommended by." and "National geografic traveler, Travel leisure, The New York Times".
  */
 const ENDS_BEFORE_ITS_OBJECT = /\b(?:by|such as|including|includes?)\.$/i;
+
+/**
+ * A form's label in a cell of its own over its value in the next ("CREDO REFERENCE" over "03/599"): a few words
+ * without a number or a stop, then a value of a few characters holding a number, no word of more than a letter or
+ * two, and no final stop ("2." numbers a list's item). A table read out of a document lays its cells out so.
+ */
+function labelsValueBelow(label: string, value: string | undefined): boolean {
+  return (
+    value !== undefined &&
+    VALUE_BELOW.test(value) &&
+    LABEL_ABOVE.test(label) &&
+    wordCount(label) <= LABEL_ABOVE_WORDS &&
+    !LIST_ITEM.test(label)
+  );
+}
+
+const LABEL_ABOVE = /^[\p{L}][\p{L}'’&/ -]*$/u;
+const LABEL_ABOVE_WORDS = 4;
+const VALUE_BELOW = /^(?=[^\p{L}]*\p{N})(?!.*\p{L}{3})[^\s.!?](?:[^!?]{0,22}[^\s.!?])?$/u;
 
 /** A label, or a sentence ending where its object should be: what it says is what follows it (`labelledValue`). */
 function introducesWhatFollows(sentence: string): boolean {
@@ -366,8 +388,8 @@ function readText(text: string): PassageReading {
     split: wholeSentences(
       all.filter((sentence) => !HEADING_MARK.test(sentence)),
       HEADING_MARK.test(all[0] ?? ''),
-    ).map((sentence) => {
-      const reading = readSentence(sentence);
+    ).map((sentence, index, split) => {
+      const reading = readSentence(sentence, labelsValueBelow(sentence, split[index + 1]));
       const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
       return listed === undefined ? reading : { ...reading, listed };
     }),
@@ -381,14 +403,14 @@ function readText(text: string): PassageReading {
 }
 
 /**
- * A candidate has three words at least, but for a field and its value ("Parts: $325"): fewer is a fragment ("Like
- * LanceDB's.", "Follow-up.").
+ * A candidate has three words at least, but for a field and its value ("Parts: $325", a label over its value):
+ * fewer is a fragment ("Like LanceDB's.", "Follow-up.").
  */
 const SHORTEST_CANDIDATE = 3;
 const SHORTEST_FIELD = 2;
 
-function readSentence(text: string): SentenceReading {
-  const shortest = RECORD_LINE.test(text) ? SHORTEST_FIELD : SHORTEST_CANDIDATE;
+function readSentence(text: string, labelsValue = false): SentenceReading {
+  const shortest = labelsValue || RECORD_LINE.test(text) ? SHORTEST_FIELD : SHORTEST_CANDIDATE;
   return {
     text,
     stems: contentStems(text),

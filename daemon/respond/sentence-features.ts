@@ -7,6 +7,7 @@ import {
   type Candidate,
   candidateSentences,
   holdsOrLeansOn,
+  labelledValue,
   labelsNothing,
   saidBy,
   sourceOf,
@@ -80,14 +81,19 @@ export function featureRows(
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
- * "What gear was Elyse Saugstad wearing?"). A heading competes only when it holds most of the question's own words
+ * "What gear was Elyse Saugstad wearing?"), unless it labels a value after it ("CREDO REFERENCE" over "03/599"). A heading competes only when it holds most of the question's own words
  * (but the names it uses, when they are fewer) and the kind of thing asked for, or writes the way to reach someone
  * asked for (contacts.ts): then it is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"),
  * else it only names a topic.
  */
 function competes(question: Question, candidate: Candidate): boolean {
   if (labelsNothing(candidate)) return false;
-  if (question.open && [...candidate.stems].every((stem) => question.known.has(stem))) return false;
+  if (
+    question.open &&
+    labelledValue(candidate) === undefined &&
+    [...candidate.stems].every((stem) => question.known.has(stem))
+  )
+    return false;
   if (!candidate.heading) return true;
   // A page's header line may be the address asked for: "Apache Tika - Apache Tika http://incubator.apache.org/tika/".
   if (contactAsked(question)?.(candidate.sentence)) return true;

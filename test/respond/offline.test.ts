@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateSentences, sectionOf } from '../../daemon/respond/candidates.ts';
+import { candidateSentences, labelledValue, sectionOf } from '../../daemon/respond/candidates.ts';
 import type { Finding } from '../../daemon/respond/extract.ts';
 import { createResponder } from '../../daemon/respond/index.ts';
 import {
@@ -1020,6 +1020,28 @@ describe('offline responder', () => {
     expect(composeReply('How many copies of the application does the funder want?', [form]).text).toMatch(
       /^Number of Copies: 9\./,
     );
+  });
+
+  it("answers with a form's label and the value in the cell below it", () => {
+    const form = firstPassage(
+      'ethics-form.docx',
+      'GRANT REFERENCE\n\n17/204\n\nTHE NORTHERN INSTITUTE\n\nFunding Application Checklist\n\n' +
+        'This checklist should be completed by the lead applicant before the application is sent to the funder.\n\n' +
+        'Please refer to the Funding Policies, which can be found online, before completing this checklist.',
+    );
+    expect(composeReply('What is the grant reference number on the checklist?', [form]).text).toMatch(
+      /^GRANT REFERENCE 17\/204\./,
+    );
+    // A list's next number is no value: "2." numbers an item.
+    const list = firstPassage(
+      'slides.ppt',
+      '## Usage reports\n\nReport content and format\n\n2.\n\nReport delivery',
+    );
+    const item = candidateSentences([list]).find(
+      (candidate) => candidate.sentence === 'Report content and format',
+    );
+    expect(item?.following).toBe('2.');
+    expect(labelledValue(item!)).toBeUndefined();
   });
 
   it('answers which release did something with the changelog heading over the line saying it', () => {
