@@ -2,7 +2,7 @@
 import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.ts';
 import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
-import { term, words } from '../text/words.ts';
+import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
 /** What a question asks, as the sentence scorer reads it. */
@@ -28,6 +28,15 @@ export interface Question {
   sequence: string[];
   /** The stem of the word a "what"/"which" question names its answer by ("which river", "the name of the stadium"). */
   focus?: string;
+  /** The most or least of a thing a question asks for: "the most common type" (`superlativeAsked`). */
+  superlative?: Superlative;
+}
+
+/** "most common type": the superlative's degree, adjective and noun, the latter two as stems. */
+export interface Superlative {
+  degree: 'most' | 'least';
+  adjective: string;
+  noun: string;
 }
 
 export function readQuestion(message: string, context?: string): Question {
@@ -39,6 +48,7 @@ export function readQuestion(message: string, context?: string): Question {
   const asked = withContext(message, context);
   const known = new Set([...words(asked).map(term), ...contentStems(asked), ...own]);
   const focus = questionFocus(message);
+  const superlative = superlativeAsked(message);
   return {
     text: message,
     kind: answerKind(message),
@@ -50,7 +60,34 @@ export function readQuestion(message: string, context?: string): Question {
     topic: new Set([...terms].filter(([, weight]) => weight < 1).map(([term]) => term)),
     sequence: own,
     ...(focus === undefined ? {} : { focus }),
+    ...(superlative === undefined ? {} : { superlative }),
   };
+}
+
+/** "most common type", "least visited island": a superlative of two words over the noun it ranks. */
+const SUPERLATIVE = /\b(most|least)\s+([\p{L}-]+)\s+([\p{L}-]+)/iu;
+
+function superlativeAsked(message: string): Superlative | undefined {
+  const [, degree, adjective, noun] = SUPERLATIVE.exec(message) ?? [];
+  if (degree === undefined || adjective === undefined || noun === undefined) return undefined;
+  if ([adjective, noun].some((word) => isFunctionWord(word.toLowerCase()))) return undefined;
+  return {
+    degree: degree.toLowerCase() as Superlative['degree'],
+    adjective: term(adjective.toLowerCase()),
+    noun: term(noun.toLowerCase()),
+  };
+}
+
+/**
+ * Whether a sentence ranks the question's noun by the same degree with another adjective: "Most prominent type is
+ * Trisomy 21" says "the most common type" in its own words. A superlative is seldom said twice the same way, and
+ * the noun it ranks keeps it to the thing asked.
+ */
+export function saysSuperlative(superlative: Superlative, sentence: string): boolean {
+  const sentenceWords = words(sentence);
+  return sentenceWords.some(
+    (word, at) => word === superlative.degree && term(sentenceWords[at + 2] ?? '') === superlative.noun,
+  );
 }
 
 /** The wh-words, as a pattern's source. */

@@ -13,7 +13,7 @@ import {
   sourceOf,
 } from './candidates.ts';
 import { contactAsked } from './contacts.ts';
-import type { Question } from './question.ts';
+import { type Question, saysSuperlative } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
 /** The sentence model's inputs, in the order of `SENTENCE_WEIGHTS.features`. */
@@ -144,9 +144,16 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   let variant = 0;
   let missing = 0;
   let sharpHeld = 0;
+  // A superlative in other words holds the question's adjective (question.ts `saysSuperlative`).
+  const superlative = question.superlative;
+  const rankedAlike = superlative !== undefined && saysSuperlative(superlative, candidate.sentence);
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
-    if (candidate.stems.has(term) || weighing.sourceTopic.has(term)) {
+    if (
+      candidate.stems.has(term) ||
+      weighing.sourceTopic.has(term) ||
+      (rankedAlike && term === superlative.adjective)
+    ) {
       held += termWeight;
       sharpHeld += termWeight ** 2;
       continue;

@@ -1022,6 +1022,18 @@ describe('offline responder', () => {
     );
   });
 
+  it('answers a question asking for the most of a thing with a sentence saying so in other words', () => {
+    const slide = firstPassage(
+      'lyme.pptx',
+      'Facts about Lyme disease\n- Lyme disease is an infection spread by the bite of infected ticks\n' +
+        '- Common in wooded areas of the north-east\n- About 30,000 cases are reported each year\n' +
+        '- Most frequent symptom is erythema migrans\n- Appears in 70 to 80% of cases',
+    );
+    expect(composeReply('What is the most common symptom of Lyme disease?', [slide]).text).toMatch(
+      /^Most frequent symptom is erythema migrans\./,
+    );
+  });
+
   it("answers with a form's label and the value in the cell below it", () => {
     const form = firstPassage(
       'ethics-form.docx',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readQuestion } from '../../daemon/respond/question.ts';
+import { readQuestion, saysSuperlative } from '../../daemon/respond/question.ts';
 
 describe('question', () => {
   it('takes the focus from the word a what-question names its answer by', () => {
@@ -92,5 +92,17 @@ describe('question', () => {
       'Islands of the Pacific',
     ])
       expect(readQuestion(message).confirms).toBe(false);
+  });
+
+  it('reads the most or least of a thing a question asks for, and a sentence ranking it alike', () => {
+    const most = readQuestion('What is the most common type of Down Syndrome?').superlative!;
+    expect(most).toEqual({ degree: 'most', adjective: 'common', noun: 'typ' });
+    expect(saysSuperlative(most, '- Most prominent type is Trisomy 21')).toBe(true);
+    // Another degree, or another noun, ranks something else.
+    expect(saysSuperlative(most, 'The least prominent type is mosaicism.')).toBe(false);
+    expect(saysSuperlative(most, 'The most prominent feature is a flat face.')).toBe(false);
+    expect(readQuestion('What is the least visited island?').superlative?.degree).toBe('least');
+    // "most of the time" ranks nothing.
+    expect(readQuestion('Where does he spend most of the time?').superlative).toBeUndefined();
   });
 });
