@@ -32,6 +32,7 @@ import {
   overviewSentences,
   titlePageLines,
 } from './lead-answer.ts';
+import { namingSentence } from './naming.ts';
 import { buildPrompt } from './prompt.ts';
 import { type Question, readQuestion } from './question.ts';
 import { type SentenceScorer, softmaxShares } from './sentence-model.ts';
@@ -231,7 +232,7 @@ export function rankReply(
   };
   const title = releaseTitle(question, best.candidate);
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
-  const closing = closingSentence(question, findings);
+  const closing = closingSentence(question, findings) ?? namingSentence(findings);
   const elsewhere = otherSections(question, findings);
   return {
     ...ranking,

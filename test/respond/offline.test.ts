@@ -1034,6 +1034,26 @@ describe('offline responder', () => {
     );
   });
 
+  it('follows a best sentence naming a thing only by its kind with the sentence giving it a name', () => {
+    const story = firstPassage(
+      'expedition.html',
+      'Like many plans that sound good at night, crossing the glacier was a plan made in a cafe.\n\n' +
+        'It was a wet Monday in March. Inside the Blue Kettle, a cafe on the harbour front, the four climbers spread out the map. ' +
+        'Nobody ordered dessert.',
+    );
+    expect(composeReply('Where was the plan to cross the glacier made?', [story]).text).toContain(
+      'Inside the Blue Kettle, a cafe on the harbour front',
+    );
+    // A name given to a thing of another kind names something else.
+    const other = firstPassage(
+      'expedition.html',
+      story.text.replace('the Blue Kettle, a cafe', 'the Blue Kettle, a boat'),
+    );
+    expect(composeReply('Where was the plan to cross the glacier made?', [other]).text).not.toContain(
+      'Blue Kettle',
+    );
+  });
+
   it("answers with a form's label and the value in the cell below it", () => {
     const form = firstPassage(
       'ethics-form.docx',
