@@ -31,7 +31,35 @@ export function acronymsDefined(text: string): Map<string, string[]> {
     const longForm = spelledOut(before, acronym) ?? spelledBeforeNoun(before, acronym);
     if (longForm !== undefined) defined.set(term(acronym), longFormTerms(longForm));
   }
+  for (const [, capitals, bracketed] of text.matchAll(BRACKETED_LONG_FORM)) {
+    const acronym = readAcronym(capitals!);
+    const longForm = wordsAsWritten(bracketed!);
+    if (
+      acronym !== undefined &&
+      WORDS_ONLY.test(bracketed!) &&
+      longForm.length > 1 &&
+      capitalsOf(bracketed!) === acronym
+    )
+      defined.set(term(acronym), longFormTerms(longForm));
+  }
   return defined;
+}
+
+/**
+ * An acronym with its long form in brackets after it, a few words whose capitals spell it: "STRING (STRIcly
+ * Non-nested hysteresis Gap)". The long form's own capitals are what it is spelled by, as its writer marked them.
+ */
+const BRACKETED_LONG_FORM = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])${ACRONYM}\s*\(([^()]{3,${LONG_FORM_CHARACTERS}})\)`,
+  'gu',
+);
+
+/** A long form is words: "(99.3 FM)" after "WBT-FM" is its frequency. */
+const WORDS_ONLY = /^[\p{L}\s'’-]+$/u;
+
+/** A text's capitals, in order, as `readAcronym` reads an acronym's. */
+function capitalsOf(text: string): string {
+  return words((text.match(/\p{Lu}/gu) ?? []).join('')).join('');
 }
 
 /**
@@ -133,17 +161,19 @@ export function withAcronyms(candidates: Candidate[]): Candidate[] {
 }
 
 /**
- * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean in this paper?": the word
- * asked about, which must be an acronym (`ACRONYM`, in its own case). Not "What does NASA mean to you?".
+ * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean in this paper?", "In the
+ * paper, what is STRING an abbreviation of?": the word asked about, which must be an acronym (`ACRONYM`, in its own case). Not "What does NASA mean to you?".
  */
 const QUOTED_WORD = String.raw`["'“‘]?(\S+?)["'”’]?`;
+/** "In the microrobot paper, what...", "According to the report, what...": where the question asks. */
+const ASKED_WHERE = String.raw`(?:(?:in|according\s+to|within)\s[^,?]{1,80},\s*)?`;
 const ACRONYM_ASKED = [
   new RegExp(
-    String.raw`^\W*what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?${QUOTED_WORD}\s+(?:stand\s+for|mean)(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
+    String.raw`^\W*${ASKED_WHERE}what\s+(?:does|do|did)\s+(?:the\s+)?(?:acronym\s+|abbreviation\s+)?${QUOTED_WORD}\s+(?:stand\s+for|mean)(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
     'iu',
   ),
   new RegExp(
-    String.raw`^\W*what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
+    String.raw`^\W*${ASKED_WHERE}what\s+is\s+${QUOTED_WORD}\s+(?:short\s+for|an?\s+(?:acronym|abbreviation)\s+(?:of|for))(?:\s+(?:in|on|within)\s[^?]*)?\W*$`,
     'iu',
   ),
 ];

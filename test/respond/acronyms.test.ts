@@ -27,6 +27,14 @@ describe('acronymsDefined', () => {
     ['deoxyribonucleic acid (DNA)', []],
     ['the game was broadcast (CBS) live', []],
     ['a plain sentence without brackets', []],
+    // Or the long form follows the acronym in brackets, its capitals spelling it.
+    [
+      'This type of STRING (STRIcly Non-nested hysteresis Gap) GCSR is sequential',
+      [['str', ['stricly', 'non', 'nest', 'hysteresis', 'gap']]],
+    ],
+    ['the NFL (National Football League) season', [['nfl', ['national', 'footbal', 'leagu']]]],
+    ['its sister station WBT-FM (99.3 FM)', []],
+    ['the API (see Figure 3) returns', []],
   ])('%s', (text, defined) => {
     expect([...acronymsDefined(text)]).toEqual(defined);
   });
@@ -79,6 +87,8 @@ describe('acronymAsked', () => {
     ['What is ESATC short for in the MicroStressBot paper?', 'ESATC'],
     ['What does EOI mean on the research governance checklist?', 'EOI'],
     ['What is "ARL" an abbreviation of?', 'ARL'],
+    ['In the microrobot control paper, what is STRING an abbreviation of?', 'STRING'],
+    ['According to the report, what does EOI stand for?', 'EOI'],
     ['What does the NFL commissioner do?', undefined],
     ['What does Tika stand for?', undefined],
     ['Who does the NFL stand for?', undefined],
