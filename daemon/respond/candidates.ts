@@ -389,7 +389,8 @@ function readText(text: string): PassageReading {
       all.filter((sentence) => !HEADING_MARK.test(sentence)),
       HEADING_MARK.test(all[0] ?? ''),
     ).map((sentence, index, split) => {
-      const reading = readSentence(sentence, labelsValueBelow(sentence, split[index + 1]));
+      const shortest = labelsValueBelow(sentence, split[index + 1]) ? SHORTEST_FIELD : undefined;
+      const reading = readSentence(sentence, shortest);
       const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
       return listed === undefined ? reading : { ...reading, listed };
     }),
@@ -397,20 +398,20 @@ function readText(text: string): PassageReading {
     titleStems: title === undefined ? [] : contentStems(title),
     headings: all.flatMap((sentence) => {
       const heading = HEADING_MARK.test(sentence) ? markdownHeading(sentence) : undefined;
-      return heading ? [readSentence(heading.text)] : [];
+      return heading ? [readSentence(heading.text, SHORTEST_FIELD)] : [];
     }),
   };
 }
 
 /**
- * A candidate has three words at least, but for a field and its value ("Parts: $325", a label over its value):
- * fewer is a fragment ("Like LanceDB's.", "Follow-up.").
+ * A candidate has three words at least, but for a field and its value ("Parts: $325", a label over its value) and
+ * a heading ("# Attachment Test", a deck's title): fewer is a fragment ("Like LanceDB's.", "Follow-up.").
  */
 const SHORTEST_CANDIDATE = 3;
 const SHORTEST_FIELD = 2;
 
-function readSentence(text: string, labelsValue = false): SentenceReading {
-  const shortest = labelsValue || RECORD_LINE.test(text) ? SHORTEST_FIELD : SHORTEST_CANDIDATE;
+function readSentence(text: string, shortestAsRead = SHORTEST_CANDIDATE): SentenceReading {
+  const shortest = RECORD_LINE.test(text) ? SHORTEST_FIELD : shortestAsRead;
   return {
     text,
     stems: contentStems(text),

@@ -422,7 +422,39 @@ function deckAnswer(question: Question, relevant: ContextPassage[]): Candidate[]
 }
 
 /**
- * What a source's title page or slide says that a message asks for: who wrote or gave it, or when or where it was
+ * "What's the title on the opening slide of Rajiv's test presentation?", "What is the title of the paper?", "What is
+ * the COUNTER presentation called?": a question asking a source's title, which its first line says. Not "What is
+ * the title of the song in the story?", whose object is no kind of source.
+ */
+const TITLE_ASKED = new RegExp(
+  String.raw`^\W*what(?:['’]s|\s+(?:is|was))\s+(?:the\s+)?title\s+(?:of|on)\s+(?:the\s+)?(?:(?:opening|first|title|cover)\s+(?:slide|page)\s+of\s+)?${OBJECT_WORDS}${SOURCE_KIND}\W*$|^\W*what\s+(?:is|was)\s+${OBJECT_WORDS}${SOURCE_KIND}\s+(?:called|titled|entitled)\W*$`,
+  'i',
+);
+
+/**
+ * For a question asking a source's title, the first-level heading its first page opens with ("# Attachment Test"),
+ * of the source holding most of the question's words (and every name it uses).
+ */
+function titleAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
+  if (!TITLE_ASKED.test(question.text)) return undefined;
+  const [title] = bySourceHoldingMost(question, relevant, opensDocumentAsTitle);
+  return title ? [title] : undefined;
+}
+
+/** Whether a candidate is the first-level heading a document's first page opens with. */
+function opensDocumentAsTitle(candidate: Candidate): boolean {
+  const [first] = firstLines(candidate.passage.text, 1);
+  const heading = first === undefined ? undefined : markdownHeading(first);
+  return (
+    candidate.heading &&
+    candidate.passage.page === 1 &&
+    heading?.level === 1 &&
+    heading.text === candidate.sentence
+  );
+}
+
+/**
+ * What a source's title page or slide says that a message asks for: its title, who wrote or gave it, or when or where it was
  * given. Its answer holds none of the question's words, so a search may not reach that page (services/
  * answer-context.ts puts it first when it answers).
  */
@@ -430,14 +462,21 @@ export function titlePageAnswer(message: string, passages: ContextPassage[]): Ca
   return titlePageAsked(message) ? titlePageLines(readQuestion(message), passages) : undefined;
 }
 
-/** For a question read already, the lines of a title page or slide saying who wrote or gave a source, or when or where. */
+/**
+ * For a question read already, the lines of a title page or slide giving a source's title, saying who wrote or gave
+ * it, or when or where.
+ */
 export function titlePageLines(question: Question, passages: ContextPassage[]): Candidate[] | undefined {
-  return authorshipAnswer(question, passages) ?? deckAnswer(question, passages);
+  return (
+    titleAnswer(question, passages) ?? authorshipAnswer(question, passages) ?? deckAnswer(question, passages)
+  );
 }
 
-/** Whether a message asks who wrote or gave a source, or when or where it was given (`titlePageAnswer`). */
+/** Whether a message asks a source's title, who wrote or gave it, or when or where it was given (`titlePageAnswer`). */
 export function titlePageAsked(message: string): boolean {
-  return AUTHORSHIP_ASKED.test(message) || DECK_DATE_ASKED.test(message) || DECK_PLACE_ASKED.test(message);
+  return [TITLE_ASKED, AUTHORSHIP_ASKED, DECK_DATE_ASKED, DECK_PLACE_ASKED].some((asked) =>
+    asked.test(message),
+  );
 }
 
 /** Whether a sentence comes before its passage's abstract, when the passage has one. */

@@ -339,6 +339,12 @@ describe('conversations, a question who wrote a source', () => {
       limit: 6,
     });
     expect(search.body.map((hit: { text: string }) => hit.text).join(' ')).not.toContain('By Ada Chen');
+    // What it is titled is on its title page too.
+    const titled = await daemon.call('POST', '/conversations', {
+      application_id: application,
+      message: 'What is the title of the spring tides report?',
+    });
+    expect(titled.body.message).toBe('Spring tides at the north quay. [1]');
   });
 });
 

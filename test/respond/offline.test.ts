@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateSentences, labelledValue, sectionOf } from '../../daemon/respond/candidates.ts';
 import type { Finding } from '../../daemon/respond/extract.ts';
 import { createResponder } from '../../daemon/respond/index.ts';
+import { titlePageAsked } from '../../daemon/respond/lead-answer.ts';
 import {
   type Composition,
   composeFindings,
@@ -915,6 +916,39 @@ describe('offline responder', () => {
     expect(composeReply('Who wrote the tide tables report?', [untitled]).text).toMatch(
       /^By 1900 the harbour master/,
     );
+  });
+
+  it("answers what a document is titled with its first page's title", () => {
+    const deck = { ...firstPassage('tides.pptx', '# Spring Tides\n\nAda Chen'), chunkIndex: 0 };
+    const slide = {
+      ...deck,
+      number: 2,
+      page: 2,
+      chunkIndex: 1,
+      text: 'This deck was made by Ada Chen for the harbour office, about the tides of the north quay.',
+    };
+    for (const question of [
+      "What's the title on the opening slide of Ada's harbour presentation?",
+      'What is the title of the harbour presentation?',
+      'What is the harbour presentation called?',
+    ])
+      expect(composeReply(question, [slide, deck]).text).toBe('Spring Tides. [1]');
+    // A later page's first-level heading is no title of the document; nor is a section's.
+    expect(
+      composeReply('What is the title of the harbour presentation?', [
+        slide,
+        { ...deck, page: 5, chunkIndex: 4 },
+      ]).text,
+    ).not.toMatch(/^Spring Tides/);
+    expect(
+      composeReply('What is the title of the harbour presentation?', [
+        slide,
+        { ...deck, text: deck.text.replace('# Spring', '## Spring') },
+      ]).text,
+    ).not.toMatch(/^Spring Tides/);
+    // Nor does a question asking the title of something the document tells of ask the document's.
+    expect(titlePageAsked('What is the title of the song in the story?')).toBe(false);
+    expect(titlePageAsked('What is the title of the story?')).toBe(true);
   });
 
   it('answers who sent a message, or when, with its header', () => {
