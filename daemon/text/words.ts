@@ -153,14 +153,16 @@ export function term(word: string): string {
 }
 
 /**
- * The highest and the lowest of something as the extremes they are: "the highest voltage" is "12V maximum". Not the
- * other superlatives, which would meet each other too ("the largest component" is not "the greatest empire").
+ * The highest and the lowest of something as the extremes they are: "the highest voltage" is "12V maximum"; and the
+ * newest as the latest, the one extreme of time ("the newest release" is the "latest version 3.5"). Not the other
+ * superlatives, which would meet each other too ("the largest component" is not "the greatest empire").
  */
 const EXTREMES = new Map([
   ['highest', 'maximum'],
   ['maximal', 'maximum'],
   ['lowest', 'minimum'],
   ['minimal', 'minimum'],
+  ['newest', 'latest'],
 ]);
 
 /** Numbers written as words, their values by place: "one" is 1, "twenty" 20. */

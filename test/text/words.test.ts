@@ -62,9 +62,10 @@ describe('words, stems and stop words', () => {
     expect(contentTerms('Twenty-one of the forty two')).toEqual(['21', '42']);
   });
 
-  it('reads the highest and the lowest as the extremes they are, but not the other superlatives', () => {
+  it('reads the highest, the lowest and the newest as the extremes they are, but not the other superlatives', () => {
     expect(['highest', 'maximal', 'maximum'].map(term)).toEqual(Array(3).fill(term('maximum')));
     expect(['lowest', 'minimal', 'minimum'].map(term)).toEqual(Array(3).fill(term('minimum')));
+    expect(term('newest')).toBe(term('latest'));
     expect(term('largest')).not.toBe(term('maximum'));
     expect(term('high')).not.toBe(term('maximum'));
   });
