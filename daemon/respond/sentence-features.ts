@@ -13,7 +13,6 @@ import {
   sourceOf,
 } from './candidates.ts';
 import { contactAsked } from './contacts.ts';
-import { contentStems } from './content-words.ts';
 import { type Question, saysSuperlative } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -68,12 +67,6 @@ export function featureRows(
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
   const topics = termsHeldBySource(candidates, question.topic, sourceOf, holdsOrLeansOn);
-  const heldBySource = new Map(
-    [...topics].map(([source, topic]) => {
-      const { sourceName } = candidates.find((candidate) => sourceOf(candidate) === source)!.passage;
-      return [source, new Set([...topic, ...namesInSourceName(question, sourceName)])];
-    }),
-  );
   return candidates.map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
@@ -81,23 +74,10 @@ export function featureRows(
       total,
       heaviest,
       sharpTotal,
-      heldBySource: heldBySource.get(sourceOf(candidate))!,
+      sourceTopic: topics.get(candidate.passage.sourceId)!,
     }),
   }));
 }
-
-/**
- * The names a question uses that its source's name holds: "Harvard" of "What did the hogs get to eat in the Harvard
- * sentence list?" in harvard_sentences.json. They tell which source answers, not which of its sentences: every one
- * of them holds them, as it holds a follow-up's topic, and "The hogs were fed chopped corn and garbage." is not
- * outweighed by the description that repeats them.
- */
-function namesInSourceName(question: Question, sourceName: string): string[] {
-  if (question.names.size === 0) return [];
-  return contentStems(sourceName.replace(FILE_EXTENSION, '')).filter((stem) => question.names.has(stem));
-}
-
-const FILE_EXTENSION = /\.[\p{L}\p{N}]{1,5}$/u;
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
@@ -152,11 +132,8 @@ interface Weighing {
   total: number;
   heaviest: number;
   sharpTotal: number;
-  /**
-   * The terms every sentence of the candidate's source holds: the follow-up's topic terms its sentences hold
-   * (text/held-by-source.ts), and the question's names its name holds (`namesInSourceName`).
-   */
-  heldBySource: ReadonlySet<string>;
+  /** The follow-up's topic terms the candidate's source holds (text/held-by-source.ts). */
+  sourceTopic: ReadonlySet<string>;
 }
 
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
@@ -174,7 +151,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
     const termWeight = weight(term);
     if (
       candidate.stems.has(term) ||
-      weighing.heldBySource.has(term) ||
+      weighing.sourceTopic.has(term) ||
       (rankedAlike && term === superlative.adjective)
     ) {
       held += termWeight;

@@ -1088,19 +1088,6 @@ describe('offline responder', () => {
     );
   });
 
-  it("reads a name the question shares with its source's name as held by each of the source's sentences", () => {
-    const recipes = firstPassage(
-      'walton_recipes.json',
-      'description: The Walton recipes are a collection of the family recipes the Walton family of Leeds baked with since 1890.\n' +
-        'source: a handwritten notebook\ndata[0]: The scones are baked with buttermilk and currants.\n' +
-        'data[1]: The stew simmers for three hours.\ndata[2]: The trifle is layered with sherry sponge.',
-    );
-    // "Walton" tells which source answers; of its sentences, the one about scones does.
-    expect(
-      composeReply('What are the scones baked with in the Walton recipe list?', [recipes]).text,
-    ).toContain('The scones are baked with buttermilk and currants.');
-  });
-
   it("answers with a form's label and the value in the cell below it", () => {
     const form = firstPassage(
       'ethics-form.docx',
