@@ -216,11 +216,10 @@ const VARIANT_PREFIX = 5;
 
 /**
  * Whether the terms hold another form of a term than `term` itself meets ("interceptions" of "intercepted",
- * "changes" of "changelog", "obligation" of "obliged"): a term beginning with its first five letters, for a term
- * of five letters or more.
+ * "changes" of "changelog"): a term beginning with its first five letters, for a term longer than that.
  */
 export function hasVariant(term: string, terms: Iterable<string>): boolean {
-  if (term.length < VARIANT_PREFIX) return false;
+  if (term.length <= VARIANT_PREFIX) return false;
   const prefix = term.slice(0, VARIANT_PREFIX);
   for (const other of terms) if (other.startsWith(prefix)) return true;
   return false;

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   contentTerms,
   forEachWord,
-  hasVariant,
   isStopWord,
   stem,
   term,
@@ -146,13 +145,6 @@ describe('words, stems and stop words', () => {
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('lighthouse')).toBe(false);
     expect(contentTerms('The rockets of the rocket programme')).toEqual(['rocket', 'rocket', 'programm']);
-  });
-
-  it('finds another form of a term by its first five letters, for a term as long as that', () => {
-    expect(hasVariant(term('intercepted'), contentTerms('three interceptions'))).toBe(true);
-    expect(hasVariant(term('obliged'), contentTerms('your obligation to secure a form'))).toBe(true);
-    // A shorter term's first letters begin too many other words: "form" is not "formula".
-    expect(hasVariant(term('form'), contentTerms('the formula'))).toBe(false);
   });
 
   it('counts the words of a reply by whitespace', () => {
