@@ -214,22 +214,31 @@ const ENDS_BEFORE_ITS_OBJECT = /\b(?:by|such as|including|includes?)\.$/i;
 
 /**
  * A form's label in a cell of its own over its value in the next ("CREDO REFERENCE" over "03/599"): a few words
- * without a number or a stop, then a value of a few characters holding a number, no word of more than a letter or
- * two, and no final stop ("2." numbers a list's item). A table read out of a document lays its cells out so.
+ * without a number or a stop, then a value of a few characters holding a number and a mark between its digits (a
+ * reference, an amount, a date), no word of more than a letter or two, and no final stop. A table read out of a
+ * document lays its cells out so. A bare number is not read as a value: under a slide's title or a page's running
+ * header it is a year or a page number ("Songbird Migration" over "7"), in a table's header row the first row's
+ * first cell ("Students Enrolled" over "2019"), after a list's item the next item's number ("2.").
  */
 function labelsValueBelow(label: string, value: string | undefined): boolean {
   return (
     value !== undefined &&
     VALUE_BELOW.test(value) &&
+    !BARE_NUMBER.test(value) &&
     LABEL_ABOVE.test(label) &&
-    wordCount(label) <= LABEL_ABOVE_WORDS &&
-    !LIST_ITEM.test(label)
+    wordCount(label) <= LABEL_ABOVE_WORDS
   );
+}
+
+/** Whether a candidate is a label over its value (`labelsValueBelow`), which it is quoted with. */
+export function labelsValue(candidate: Candidate): boolean {
+  return labelsValueBelow(candidate.sentence, candidate.following);
 }
 
 const LABEL_ABOVE = /^[\p{L}][\p{L}'’&/ -]*$/u;
 const LABEL_ABOVE_WORDS = 4;
 const VALUE_BELOW = /^(?=[^\p{L}]*\p{N})(?!.*\p{L}{3})[^\s.!?](?:[^!?]{0,22}[^\s.!?])?$/u;
+const BARE_NUMBER = /^\p{N}+$/u;
 
 /** A label, or a sentence ending where its object should be: what it says is what follows it (`labelledValue`). */
 function introducesWhatFollows(sentence: string): boolean {

@@ -7,8 +7,8 @@ import {
   type Candidate,
   candidateSentences,
   holdsOrLeansOn,
-  labelledValue,
   labelsNothing,
+  labelsValue,
   saidBy,
   sourceOf,
 } from './candidates.ts';
@@ -90,7 +90,7 @@ function competes(question: Question, candidate: Candidate): boolean {
   if (labelsNothing(candidate)) return false;
   if (
     question.open &&
-    labelledValue(candidate) === undefined &&
+    !labelsValue(candidate) &&
     [...candidate.stems].every((stem) => question.known.has(stem))
   )
     return false;

@@ -1098,6 +1098,28 @@ describe('offline responder', () => {
     expect(composeReply('What is the grant reference number on the checklist?', [form]).text).toMatch(
       /^GRANT REFERENCE 17\/204\./,
     );
+    // A bare number is no value: a table header row's first cell, a year under a slide's title, a page number
+    // under a running header.
+    const table = firstPassage(
+      'enrolment.docx',
+      'Enrolment by year\n\nYear\n\nStudents Enrolled\n\n2019\n\n1,200\n\n2020\n\n1,450\n\n' +
+        'Enrolment rose by 250 students between 2019 and 2020.',
+    );
+    expect(composeReply('How many students were enrolled in 2020?', [table]).text).toMatch(/^Enrolment rose/);
+    const slide = firstPassage(
+      'reefs.pptx',
+      'Coral Reef Cover\n\n2019\n\nCover fell by half on the northern reef after two bleaching events.',
+    );
+    expect(composeReply('What happened to coral reef cover?', [slide]).text).toMatch(/^Cover fell by half/);
+    // Nor does a label with a colon compete when it holds only the question's words: its value may not answer.
+    const hours = firstPassage(
+      'library.html',
+      'The library is on Queen Street.\n\nOpening hours of the library:\n\nSee the noticeboard at the entrance.\n\n' +
+        'The library opens from 9am to 5pm on weekdays and 10am to 1pm on Saturdays.',
+    );
+    expect(composeReply('What are the opening hours of the library?', [hours]).text).toMatch(
+      /^The library opens/,
+    );
     // A list's next number is no value: "2." numbers an item.
     const list = firstPassage(
       'slides.ppt',
