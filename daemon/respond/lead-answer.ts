@@ -432,22 +432,34 @@ const TITLE_ASKED = new RegExp(
 );
 
 /**
- * For a question asking a source's title, the first-level heading its first page opens with ("# Attachment Test"),
- * of the source holding most of the question's words (and every name it uses).
+ * For a question asking a source's title, the first-level heading its first chunk opens with ("# Attachment Test"),
+ * of the source holding most of the question's words (and every name it uses). A book, a study or a paper is as
+ * often what a source tells of ("His latest book, titled The Long Road Home, ..."): when a sentence of the passages
+ * gives the kind of source asked about a title, the sentences are ranked as for any question.
  */
 function titleAnswer(question: Question, relevant: ContextPassage[]): Candidate[] | undefined {
-  if (!TITLE_ASKED.test(question.text)) return undefined;
+  const kind = TITLE_ASKED.test(question.text) ? question.text.match(SOURCE_KINDS)?.at(-1) : undefined;
+  if (kind === undefined) return undefined;
+  const titled = new RegExp(String.raw`\b${kind}\b.{0,60}?\b(?:titled|entitled|called|named)\b`, 'i');
+  if (candidateSentences(relevant).some((candidate) => titled.test(candidate.sentence))) return undefined;
   const [title] = bySourceHoldingMost(question, relevant, opensDocumentAsTitle);
   return title ? [title] : undefined;
 }
 
-/** Whether a candidate is the first-level heading a document's first page opens with. */
+const SOURCE_KINDS = new RegExp(SOURCE_KIND, 'gi');
+
+/**
+ * Whether a candidate is the first-level heading its document's first chunk opens with. Not a later chunk's: a
+ * Markdown, web or Word document numbers every chunk page 1, and a chapter opens with a first-level heading too.
+ */
 function opensDocumentAsTitle(candidate: Candidate): boolean {
-  const [first] = firstLines(candidate.passage.text, 1);
+  const { passage } = candidate;
+  const [first] = firstLines(passage.text, 1);
   const heading = first === undefined ? undefined : markdownHeading(first);
   return (
     candidate.heading &&
-    candidate.passage.page === 1 &&
+    passage.page === 1 &&
+    (passage.chunkIndex ?? 0) === 0 &&
     heading?.level === 1 &&
     heading.text === candidate.sentence
   );

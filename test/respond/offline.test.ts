@@ -946,6 +946,22 @@ describe('offline responder', () => {
         { ...deck, text: deck.text.replace('# Spring', '## Spring') },
       ]).text,
     ).not.toMatch(/^Spring Tides/);
+    // A later chunk opening with a chapter's first-level heading is on "page 1" of a Word or Markdown document too.
+    expect(
+      composeReply('What is the title of the harbour presentation?', [slide, { ...deck, chunkIndex: 3 }])
+        .text,
+    ).not.toMatch(/^Spring Tides/);
+    // A source telling of a book, a study or a paper by its title answers with that sentence.
+    const review = {
+      ...firstPassage(
+        'smith.md',
+        '# John Smith\n\nJohn Smith is a novelist from Leeds. His latest book, titled The Long Road Home, was published in 2020.',
+      ),
+      chunkIndex: 0,
+    };
+    expect(composeReply("What is the title of Smith's latest book?", [review]).text).toMatch(
+      /^His latest book, titled The Long Road Home/,
+    );
     // Nor does a question asking the title of something the document tells of ask the document's.
     expect(titlePageAsked('What is the title of the song in the story?')).toBe(false);
     expect(titlePageAsked('What is the title of the story?')).toBe(true);
