@@ -49,10 +49,17 @@ const ABBREVIATION_PLURAL = /\b(\p{Lu}{2,})s\b/gu;
  */
 const LETTER_PREFIXED = /(?<![\p{L}\p{N}])(\p{L})-(\p{L}{2,})/gu;
 
+/**
+ * "By Friday at the latest": an idiom saying by when, not which is the newest (words.ts reads "newest" as
+ * "latest").
+ */
+const AT_THE_LATEST = /\bat\s+the\s+(?:latest|earliest)\b/gi;
+
 function wordStems(text: string): string[] {
   return words(
     withCompoundNumerals(text)
       .replace(CONTRACTED, '')
+      .replace(AT_THE_LATEST, '')
       .replace(ABBREVIATION_PLURAL, '$1')
       .replace(IDENTIFIER, withParts)
       .replace(LETTER_PREFIXED, '$1$2'),

@@ -4,6 +4,7 @@ import { readQuestion } from '../../daemon/respond/question.ts';
 import { featureRows, SENTENCE_FEATURES } from '../../daemon/respond/sentence-features.ts';
 import { SENTENCE_WEIGHTS } from '../../daemon/respond/sentence-weights.ts';
 import type { ContextPassage } from '../../daemon/respond/types.ts';
+import { term } from '../../daemon/text/words.ts';
 
 function passage(text: string): ContextPassage {
   return { number: 1, sourceName: 'notes.md', sourceId: 'src_1', page: 1, text, score: 0.9 };
@@ -152,6 +153,15 @@ describe('content stems', () => {
       'energy',
       're',
     ]);
+  });
+
+  it('drops the idiom "at the latest", which says by when and not which is newest', () => {
+    expect(contentStems('Orders must reach us by Friday at the latest')).toEqual([
+      'order',
+      'reach',
+      'friday',
+    ]);
+    expect(contentStems('Anonymous ftp (latest version 3.5)')).toContain(term('newest'));
   });
 
   it("reads an abbreviation's plural as the abbreviation, and leaves a short word ending in s", () => {
