@@ -64,8 +64,11 @@ export function readQuestion(message: string, context?: string): Question {
   };
 }
 
-/** "most common type", "least visited island": a superlative of two words over the noun it ranks. */
-const SUPERLATIVE = /\b(most|least)\s+([\p{L}-]+)\s+([\p{L}-]+)/iu;
+/**
+ * "the most common type", "the least visited island": a superlative of two words over the noun it ranks. Without
+ * "the", "most" counts ("Where do most people live?").
+ */
+const SUPERLATIVE = /\bthe\s+(most|least)\s+([\p{L}-]+)\s+([\p{L}-]+)/iu;
 
 function superlativeAsked(message: string): Superlative | undefined {
   const [, degree, adjective, noun] = SUPERLATIVE.exec(message) ?? [];

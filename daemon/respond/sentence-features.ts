@@ -13,6 +13,7 @@ import {
   sourceOf,
 } from './candidates.ts';
 import { contactAsked } from './contacts.ts';
+import { contentStems } from './content-words.ts';
 import { type Question, saysSuperlative } from './question.ts';
 import type { ContextPassage } from './types.ts';
 
@@ -67,6 +68,7 @@ export function featureRows(
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
   const topics = termsHeldBySource(candidates, question.topic, sourceOf, holdsOrLeansOn);
+  const saysSuperlativeOtherwise = superlativeOtherwise(question);
   return candidates.map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
@@ -74,6 +76,7 @@ export function featureRows(
       total,
       heaviest,
       sharpTotal,
+      saysSuperlativeOtherwise,
       sourceTopic: topics.get(candidate.passage.sourceId)!,
     }),
   }));
@@ -127,7 +130,29 @@ function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
   return candidates.filter((candidate) => naming.has(sourceOf(candidate)));
 }
 
+/**
+ * For a question asking the most or least of a thing, whether a sentence ranks it alike in other words (question.ts
+ * `saysSuperlative`), in a passage that never uses the question's own adjective: where it does, a sentence of
+ * another adjective ranks by something else ("the most silver medals" beside "the most gold medals").
+ */
+function superlativeOtherwise(question: Question): (candidate: Candidate) => boolean {
+  const { superlative } = question;
+  if (superlative === undefined) return () => false;
+  const usesAdjective = new Map<ContextPassage, boolean>();
+  return (candidate) => {
+    if (!saysSuperlative(superlative, candidate.sentence)) return false;
+    const { passage } = candidate;
+    let uses = usesAdjective.get(passage);
+    if (uses === undefined) {
+      uses = contentStems(passage.text).includes(superlative.adjective);
+      usesAdjective.set(passage, uses);
+    }
+    return !uses;
+  };
+}
+
 interface Weighing {
+  saysSuperlativeOtherwise: (candidate: Candidate) => boolean;
   weight: (term: string) => number;
   total: number;
   heaviest: number;
@@ -146,7 +171,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   let sharpHeld = 0;
   // A superlative in other words holds the question's adjective (question.ts `saysSuperlative`).
   const superlative = question.superlative;
-  const rankedAlike = superlative !== undefined && saysSuperlative(superlative, candidate.sentence);
+  const rankedAlike = superlative !== undefined && weighing.saysSuperlativeOtherwise(candidate);
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
     if (

@@ -1076,11 +1076,20 @@ describe('offline responder', () => {
     const slide = firstPassage(
       'lyme.pptx',
       'Facts about Lyme disease\n- Lyme disease is an infection spread by the bite of infected ticks\n' +
-        '- Common in wooded areas of the north-east\n- About 30,000 cases are reported each year\n' +
+        '- Found in wooded areas of the north-east\n- About 30,000 cases are reported each year\n' +
         '- Most frequent symptom is erythema migrans\n- Appears in 70 to 80% of cases',
     );
     expect(composeReply('What is the most common symptom of Lyme disease?', [slide]).text).toMatch(
       /^Most frequent symptom is erythema migrans\./,
+    );
+    // Where the passage uses the question's own adjective, another one ranks by something else.
+    const games = firstPassage(
+      'games.md',
+      'The United States won the most silver medals, with 13. Norway won the most gold medals, 16 in all. ' +
+        'The games ended on a Sunday.',
+    );
+    expect(composeReply('Which country won the most gold medals?', [games]).text).toBe(
+      'Norway won the most gold medals, 16 in all. [1]',
     );
   });
 

@@ -102,7 +102,8 @@ describe('question', () => {
     expect(saysSuperlative(most, 'The least prominent type is mosaicism.')).toBe(false);
     expect(saysSuperlative(most, 'The most prominent feature is a flat face.')).toBe(false);
     expect(readQuestion('What is the least visited island?').superlative?.degree).toBe('least');
-    // "most of the time" ranks nothing.
+    // Without "the", "most" counts: "most people" ranks nothing; nor does "most of the time".
     expect(readQuestion('Where does he spend most of the time?').superlative).toBeUndefined();
+    expect(readQuestion('Where do most people live?').superlative).toBeUndefined();
   });
 });
