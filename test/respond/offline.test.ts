@@ -1111,6 +1111,15 @@ describe('offline responder', () => {
     expect(composeReply('Where was the plan to cross the glacier made?', [other]).text).not.toContain(
       'Blue Kettle',
     );
+    // A sentence opening with a month or an adverb and a comma names nothing.
+    const warranty = firstPassage(
+      'pump.md',
+      'The warranty on the pump lasts for a year. Few owners claim on it. ' +
+        'In March, a year after the pump was launched, the maker recalled 2,000 units.',
+    );
+    expect(composeReply('How long does the warranty last?', [warranty]).text).toBe(
+      'The warranty on the pump lasts for a year. [1]',
+    );
   });
 
   it("answers with a form's label and the value in the cell below it", () => {
