@@ -162,7 +162,8 @@ export function withAcronyms(candidates: Candidate[]): Candidate[] {
 
 /**
  * "What does GCSR stand for?", "What is NFL short for?", "What does the acronym MVP mean in this paper?", "In the
- * paper, what is STRING an abbreviation of?": the word asked about, which must be an acronym (`ACRONYM`, in its own case). Not "What does NASA mean to you?".
+ * paper, what is STRING an abbreviation of?": the word asked about, which must be an acronym (`ACRONYM`, in its own
+ * case). Not "What does NASA mean to you?".
  */
 const QUOTED_WORD = String.raw`["'“‘]?(\S+?)["'”’]?`;
 /** "In the microrobot paper, what...", "According to the report, what...": where the question asks. */

@@ -466,8 +466,8 @@ function opensDocumentAsTitle(candidate: Candidate): boolean {
 }
 
 /**
- * What a source's title page or slide says that a message asks for: its title, who wrote or gave it, or when or where it was
- * given. Its answer holds none of the question's words, so a search may not reach that page (services/
+ * What a source's title page or slide says that a message asks for: its title, who wrote or gave it, or when or
+ * where it was given. Its answer holds none of the question's words, so a search may not reach that page (services/
  * answer-context.ts puts it first when it answers).
  */
 export function titlePageAnswer(message: string, passages: ContextPassage[]): Candidate[] | undefined {
