@@ -3,10 +3,10 @@
  * source (text/overview.ts) is answered with what its opening passage begins with, a question asking what
  * something or who someone is (text/definition.ts) with the sentence defining it and what follows it, a question
  * a source asks itself (a slide's "Why ROOT ?", an FAQ's) with that question and the answer after it, a question
- * asking who sent a message, or when, with its header, one asking who wrote a paper or a story, or gave a deck,
- * with its byline, one asking when or where a deck was given with its title slide's lines, one asking where a
- * paper's authors work with the institutions its title page names, and one asking what an acronym stands for with
- * the sentence defining it.
+ * asking who sent a message, or when, with its header, one asking a document's title with the heading its first
+ * chunk opens with, one asking who wrote a paper or a story, or gave a deck, with its byline, one asking when or
+ * where a deck was given with its title slide's lines, one asking where a paper's authors work with the
+ * institutions its title page names, and one asking what an acronym stands for with the sentence defining it.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { definitionAsked, definitionTest } from '../text/definition.ts';
@@ -356,10 +356,19 @@ function underTitleLines(candidate: Candidate): boolean {
   return firstLines(passage.text, BYLINE_LINES).includes(candidate.sentence);
 }
 
-/** The line right after a passage's opening title, a heading of the first level ("# Music Sound Interpreter"). */
+/** The line right after a passage's opening title (`openingTitle`). */
 function lineUnderTitle(text: string): string | undefined {
-  const [title, line] = firstLines(text, 2);
-  return title !== undefined && markdownHeading(title)?.level === 1 ? line : undefined;
+  return openingTitle(text)?.under;
+}
+
+/**
+ * The heading of the first level a passage opens with ("# Music Sound Interpreter"), without its mark, and the line
+ * under it.
+ */
+function openingTitle(text: string): { title: string; under: string | undefined } | undefined {
+  const [first, under] = firstLines(text, 2);
+  const heading = first === undefined ? undefined : markdownHeading(first);
+  return heading?.level === 1 ? { title: heading.text, under } : undefined;
 }
 
 /** A text's first lines that hold something, trimmed, read no further than they are: it is asked of each candidate. */
@@ -454,14 +463,11 @@ const SOURCE_KINDS = new RegExp(SOURCE_KIND, 'gi');
  */
 function opensDocumentAsTitle(candidate: Candidate): boolean {
   const { passage } = candidate;
-  const [first] = firstLines(passage.text, 1);
-  const heading = first === undefined ? undefined : markdownHeading(first);
   return (
     candidate.heading &&
     passage.page === 1 &&
     (passage.chunkIndex ?? 0) === 0 &&
-    heading?.level === 1 &&
-    heading.text === candidate.sentence
+    openingTitle(passage.text)?.title === candidate.sentence
   );
 }
 

@@ -175,9 +175,10 @@ export interface Ranking {
    * For a request for an overview of a source, the sentences its opening passage begins with; for a question what
    * something or who someone is, the sentence defining it and those after it, in their passage's order; for one what
    * an acronym stands for, the sentence defining it; for a question a source asks itself in the same words, that
-   * question, quoted with its answer; for a question who sent a message, or when, its header; for one who wrote a
-   * paper or a story, or gave a deck, its byline; for one when or where a deck was given, its title slide's lines
-   * saying so; for one where a paper's authors work, the institutions its title page names.
+   * question, quoted with its answer; for a question who sent a message, or when, its header; for one asking a
+   * document's title, the heading its first chunk opens with; for one who wrote a paper or a story, or gave a deck,
+   * its byline; for one when or where a deck was given, its title slide's lines saying so; for one where a paper's
+   * authors work, the institutions its title page names.
    */
   leadAnswer?: Candidate[];
   /**

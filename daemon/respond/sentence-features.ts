@@ -56,9 +56,10 @@ export function featureRows(
   question: Question,
   passages: ContextPassage[],
 ): { candidate: Candidate; features: number[] }[] {
+  const writesContact = contactAsked(question);
   const candidates = aboutNamed(
     question,
-    candidateSentences(passages).filter((candidate) => competes(question, candidate)),
+    candidateSentences(passages).filter((candidate) => competes(question, writesContact, candidate)),
   );
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
@@ -84,12 +85,17 @@ export function featureRows(
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
- * "What gear was Elyse Saugstad wearing?"), unless it labels a value after it ("CREDO REFERENCE" over "03/599"). A heading competes only when it holds most of the question's own words
- * (but the names it uses, when they are fewer) and the kind of thing asked for, or writes the way to reach someone
- * asked for (contacts.ts): then it is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0 released?"),
- * else it only names a topic.
+ * "What gear was Elyse Saugstad wearing?"), unless it labels a value after it ("CREDO REFERENCE" over "03/599"). A
+ * heading competes only when it holds most of the question's own words (but the names it uses, when they are
+ * fewer) and the kind of thing asked for, or writes the way to reach someone the question asks for
+ * (`writesContact`, contacts.ts): then it is the answer ("## Release 4.0.0 - 8/18/2026" for "When was 4.0.0
+ * released?"), else it only names a topic.
  */
-function competes(question: Question, candidate: Candidate): boolean {
+function competes(
+  question: Question,
+  writesContact: ((sentence: string) => boolean) | undefined,
+  candidate: Candidate,
+): boolean {
   if (labelsNothing(candidate)) return false;
   if (
     question.open &&
@@ -99,7 +105,7 @@ function competes(question: Question, candidate: Candidate): boolean {
     return false;
   if (!candidate.heading) return true;
   // A page's header line may be the address asked for: "Apache Tika - Apache Tika http://incubator.apache.org/tika/".
-  if (contactAsked(question)?.(candidate.sentence)) return true;
+  if (writesContact?.(candidate.sentence)) return true;
   // The names a question uses tell its source (`aboutNamed`); a heading in a changelog need not repeat them. When
   // they are most of its words, they name what it asks about: "When was Release 1 of the COUNTER Code of Practice
   // issued?", whose capitalised words are all read as names, is answered by "Code of Practice, Release 1 January

@@ -48,8 +48,9 @@ interface OpeningWanted {
 /**
  * A request for an overview wants the opening of the source it names or points at, when its name, headings or text
  * hold the topic; a question what something is ("What is Apache Tika?") that of the source named after it, or
- * whose opening the offline reply would quote as defining it; a question who wrote or gave a source, or when or
- * where, that of the first source found, when the offline reply would quote its title page as saying so.
+ * whose opening the offline reply would quote as defining it; a question asking a source's title, who wrote or gave
+ * it, or when or where, that of the first source found, when the offline reply would quote its title page as saying
+ * so.
  */
 function openingWanted(query: string): OpeningWanted | undefined {
   const overview = overviewRequested(query);
@@ -67,7 +68,8 @@ function openingWanted(query: string): OpeningWanted | undefined {
       definitionSentences(query, [{ ...opening, number: 1 }]) !== undefined;
     return { terms: definition.terms, isAbout };
   }
-  // Who wrote or gave the first source found, and when or where, is on its title page or slide, when that says so.
+  // The first source found's title, who wrote or gave it, and when or where, are on its title page or slide, when
+  // that says so.
   if (titlePageAsked(query)) {
     const isAbout = (opening: Passage) => titlePageAnswer(query, [{ ...opening, number: 1 }]) !== undefined;
     return { terms: [], isAbout };
