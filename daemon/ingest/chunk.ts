@@ -1,5 +1,5 @@
 import { type Heading, markdownHeading } from '../text/headings.ts';
-import { type Span, sentenceSpans } from '../text/sentences.ts';
+import { fencedLines, type Span, sentenceSpans } from '../text/sentences.ts';
 import { CountedText, countTokens } from '../text/token-count.ts';
 import type { Chunk, ExtractedDocument } from './types.ts';
 
@@ -65,21 +65,24 @@ export function chunkContextText(chunk: Pick<Chunk, 'text' | 'headings'>): strin
 
 function parseBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  let lines: string[] = [];
+  let paragraphLines: string[] = [];
   const endParagraph = () => {
-    const paragraph = lines.join('\n').trim();
+    const paragraph = paragraphLines.join('\n').trim();
     if (paragraph !== '') blocks.push({ kind: 'text', text: paragraph });
-    lines = [];
+    paragraphLines = [];
   };
-  for (const line of text.split(/\r?\n/)) {
-    const heading = markdownHeading(line);
+  const lines = text.split(/\r?\n/);
+  // A README's shell example opens lines with "#" ("# anything embedded in it"): comments, not headings.
+  const fenced = fencedLines(lines);
+  for (const [index, line] of lines.entries()) {
+    const heading = fenced[index] ? undefined : markdownHeading(line);
     if (heading) {
       endParagraph();
       blocks.push({ kind: 'heading', heading, line: line.trim() });
     } else if (line.trim() === '') {
       endParagraph();
     } else {
-      lines.push(line);
+      paragraphLines.push(line);
     }
   }
   endParagraph();

@@ -274,11 +274,7 @@ interface Fence {
 /** The text's prose and its fenced code blocks, in order, each block with both its fences. */
 export function textAndCode(text: string): { code: boolean; text: string }[] {
   const lines = text.split('\n');
-  const fences = lines.flatMap((content, line): Fence[] =>
-    FENCE.test(content)
-      ? [{ line, marks: content.trim().match(/^[`~]+/)![0], bare: BARE_FENCE.test(content) }]
-      : [],
-  );
+  const fences = fencesOf(lines);
   if (fences.length === 0) return [{ code: false, text }];
   const blocks = codeBlocks(fences, !startsOutsideCode(lines, fences));
   const parts: { code: boolean; text: string }[] = [];
@@ -296,6 +292,28 @@ export function textAndCode(text: string): { code: boolean; text: string }[] {
   }
   parts.push({ code: false, text: lines.slice(from).join('\n') });
   return parts;
+}
+
+/**
+ * Which of a text's lines belong to a fenced code block, its fences included, read from the text's start outside
+ * any: a line of code is no heading ("# install the tool" in a shell example). A fence never closed marks nothing,
+ * so that one stray fence does not take the rest of the text for code.
+ */
+export function fencedLines(lines: readonly string[]): boolean[] {
+  const fenced = lines.map(() => false);
+  for (const { open, close } of codeBlocks(fencesOf(lines), false)) {
+    if (!open || !close) continue;
+    fenced.fill(true, open.line, close.line + 1);
+  }
+  return fenced;
+}
+
+function fencesOf(lines: readonly string[]): Fence[] {
+  return lines.flatMap((content, line): Fence[] =>
+    FENCE.test(content)
+      ? [{ line, marks: content.trim().match(/^[`~]+/)![0], bare: BARE_FENCE.test(content) }]
+      : [],
+  );
 }
 
 /**

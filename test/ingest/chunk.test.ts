@@ -36,6 +36,34 @@ describe('chunkDocument', () => {
     expect(chunks.map((chunk) => chunk.index)).toEqual([0, 1, 2]);
   });
 
+  it('reads a comment in a fenced code block as code, not as a heading', () => {
+    const document: ExtractedDocument = {
+      pages: [
+        {
+          page: 1,
+          text: '# Tool\n\nA tool.\n\n## Quick Start\n\nInstall:\n\n```bash\n# install it first\nnpm install tool\n```\n\n## Issue Tracker\n\nReport bugs on the tracker.',
+        },
+      ],
+    };
+    const chunks = chunkDocument(document, { targetTokens: 200 });
+    expect(chunks.map((chunk) => chunk.headings)).toEqual([
+      ['Tool'],
+      ['Tool', 'Quick Start'],
+      ['Tool', 'Issue Tracker'],
+    ]);
+    expect(chunks[1]!.text).toBe(
+      '## Quick Start\n\nInstall:\n\n```bash\n# install it first\nnpm install tool\n```',
+    );
+  });
+
+  it('still reads headings after a fence that is never closed', () => {
+    const document: ExtractedDocument = {
+      pages: [{ page: 1, text: '# Notes\n\nA stray fence:\n\n```\n\n## Later\n\nMore text.' }],
+    };
+    const chunks = chunkDocument(document, { targetTokens: 200 });
+    expect(chunks.map((chunk) => chunk.headings)).toEqual([['Notes'], ['Notes', 'Later']]);
+  });
+
   it('never spans two pages and keeps each page number and url', () => {
     const document: ExtractedDocument = {
       pages: [
