@@ -148,6 +148,11 @@ const REASON =
 /** Where a thing is, without a name: "on a tree", "into the meadow". */
 const LOCATIVE =
   /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
+/**
+ * Where a thing is on the web: "Where can JETNET be downloaded from?" is answered by "www.thep.lu.se/...", "Where do I
+ * report a bug?" by "<https://issues.apache.org/jira/browse/TIKA>".
+ */
+const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
@@ -179,7 +184,7 @@ export function answerOfKind(
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
   const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
   if (kind === 'person') return properName(read, isNewName);
-  if (kind === 'place') return properName(read, isNewName) ?? firstNew([LOCATIVE]);
+  if (kind === 'place') return properName(read, isNewName) ?? firstNew([LOCATIVE, WEB_ADDRESS]);
   if (kind === 'reason') return REASON.exec(read)?.[0];
   return undefined;
 }

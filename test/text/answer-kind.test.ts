@@ -142,6 +142,19 @@ describe('answer kind', () => {
     ).toBeUndefined();
   });
 
+  it('finds a web address where a place on the web is asked for', () => {
+    const question = 'Where can the manual be downloaded from?';
+    const asked = known(question);
+    const names = questionNames(question);
+    expect(answerOfKind('<https://example.org/manual.pdf>', 'place', asked, names)).toBe(
+      'https://example.org/manual.pdf',
+    );
+    expect(answerOfKind('see www.example.org/docs/ for more.', 'place', asked, names)).toBe(
+      'www.example.org/docs/',
+    );
+    expect(answerOfKind('the manual is long and dense.', 'place', asked, names)).toBeUndefined();
+  });
+
   it('finds dates and numbers, and nothing for a question of no kind', () => {
     expect(answerOfKind('It began in 1066.', 'date', known('When did it begin?'))).toBe('1066');
     expect(answerOfKind('About 500,000 people live there.', 'number', known('How many live there?'))).toBe(
