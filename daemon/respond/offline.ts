@@ -19,6 +19,7 @@ import {
   titleOf,
 } from './candidates.ts';
 import { citationNumbers, citedSources, sourceKey } from './citations.ts';
+import { contactAsked } from './contacts.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
@@ -186,6 +187,13 @@ export interface Ranking {
    * answer offers as the nearest to one. Not a sentence about another "Paris" or another lake than the one asked of.
    */
   nearest?: Candidate;
+  /**
+   * The nearest (above) writes the way to reach someone the question asks for (contacts.ts): "Peter Shepherd
+   * (Project Director) pshepherd@projectcounter.org" for "What email address can I use to reach COUNTER's project
+   * director?". It answers, whatever the answerability score, which is fitted to sentences holding a question's
+   * words: a line writing an address or a number holds few.
+   */
+  writesContactAsked?: true;
   /** The heading over the best sentence, when it names the release a question asks about and the sentence does not. */
   title?: Candidate;
   /** The sentence after the best one that belongs to its thought (`closingSentence`), quoted with it. */
@@ -224,11 +232,13 @@ export function rankReply(
   // form ("Mobile:+229 97292685" for a phone number) may hold none of its words.
   const kept = new Set(findings);
   const modelBest = scored.find((finding) => kept.has(finding)) ?? best;
+  const nearest = best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best);
   const ranking = {
     findings,
     features: answerabilityFeatures(question, relevant, modelBest),
-    ...(best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best)
-      ? { nearest: best.candidate }
+    ...(nearest ? { nearest: best.candidate } : {}),
+    ...(nearest && contactAsked(question)?.(best.candidate.sentence)
+      ? { writesContactAsked: true as const }
       : {}),
   };
   const title = releaseTitle(question, best.candidate);
@@ -388,7 +398,17 @@ export function relevantPassages(passages: ContextPassage[]): ContextPassage[] {
  */
 export function composeFindings(
   passages: ContextPassage[],
-  { findings, features, dateExtentAnswer, leadAnswer, nearest, title, closing, otherSections }: Ranking,
+  {
+    findings,
+    features,
+    dateExtentAnswer,
+    leadAnswer,
+    nearest,
+    writesContactAsked,
+    title,
+    closing,
+    otherSections,
+  }: Ranking,
   composition: Composition,
 ): OfflineReply {
   if (leadAnswer) return cite(passages, leadAnswer);
@@ -397,7 +417,8 @@ export function composeFindings(
   // The answerability score is fitted to sentences that match a question's words, which the oldest date's line
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
-  if (!features || !answers(composition.answerability, features)) return notFound(passages, nearest);
+  if (!features || !(writesContactAsked || answers(composition.answerability, features)))
+    return notFound(passages, nearest);
   const relevant = relevantPassages(passages);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".
   let read: Candidate[] | undefined;

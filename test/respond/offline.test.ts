@@ -1060,6 +1060,25 @@ describe('offline responder', () => {
     );
   });
 
+  it('answers with the line writing the contact asked for, in a source naming what the question names, however few of its words it holds', () => {
+    const deck = (text: string): ContextPassage => ({
+      ...firstPassage('harbour-deck.ppt', text),
+      headings: ['Harbour Trust: keeping the quays open', 'For more information'],
+    });
+    const contact = deck(
+      '## For more information\n\nwww.harbourtrust.example\n\nMara Quill (Programme Director)\nmquill@harbourtrust.example',
+    );
+    const asked = "What email address can I use to reach the Harbour Trust's programme director?";
+    expect(composeReply(asked, [contact]).text).toBe(
+      'Mara Quill (Programme Director) mquill@harbourtrust.example. [1]',
+    );
+    // Of a source naming another trust, the line is the nearest to an answer, not the answer.
+    expect(
+      composeReply("What email address can I use to reach the Dockside Trust's programme director?", [
+        contact,
+      ]).text,
+    ).toMatch(/^I could not find this in the sources\./);
+  });
   it("answers a question asking for a form's field with the line that fills it in", () => {
     const form = firstPassage(
       'grant-form.docx',
