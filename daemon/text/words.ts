@@ -141,12 +141,12 @@ wrote:write`
  * their stem without a final "e", so that "release", "released" and "releases" meet, as "license" and "licensed"
  * do (`stem` alone cannot change: the embedder's stored vectors are made of it), and without a doubled final
  * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base; a British spelling as the American one
- * (spelling.ts); a dimension's noun as the word asking how much of it there is (`DIMENSIONS`).
+ * (spelling.ts).
  */
 export function term(word: string): string {
   const numeral = NUMERALS.get(word);
   if (numeral !== undefined) return numeral;
-  const stemmed = measuredBy(stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word)));
+  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word));
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');
@@ -164,23 +164,6 @@ const EXTREMES = new Map([
   ['minimal', 'minimum'],
   ['newest', 'latest'],
 ]);
-
-/**
- * A dimension's noun as the word asking how much of it there is: "How much does the lap pad weigh?" is answered by
- * "Weight = 5 lbs", "How deep was the slab?" by "a depth of 3 feet".
- */
-const DIMENSIONS = new Map([
-  ['weight', 'weigh'],
-  ['height', 'high'],
-  ['width', 'wide'],
-  ['depth', 'deep'],
-  ['length', 'long'],
-  ['breadth', 'broad'],
-]);
-
-function measuredBy(stemmed: string): string {
-  return DIMENSIONS.get(stemmed) ?? stemmed;
-}
 
 /** Numbers written as words, their values by place: "one" is 1, "twenty" 20. */
 const UNITS_AND_TEENS =

@@ -69,17 +69,6 @@ describe('words, stems and stop words', () => {
     expect(term('high')).not.toBe(term('maximum'));
   });
 
-  it('reads a dimension as the word asking how much of it there is', () => {
-    expect(['weigh', 'weighs', 'weighed', 'weight', 'weights'].map(term)).toEqual(
-      Array(5).fill(term('weigh')),
-    );
-    expect(term('depth')).toBe(term('deep'));
-    expect(term('heights')).toBe(term('high'));
-    expect(term('width')).toBe(term('wide'));
-    expect(term('length')).toBe(term('long'));
-    expect(term('strength')).not.toBe(term('strong'));
-  });
-
   it('lower-cases, folds diacritics and splits at punctuation', () => {
     expect(words("Café au lait, s'il vous plaît: 3.5 €")).toEqual([
       'cafe',
