@@ -296,8 +296,9 @@ export function textAndCode(text: string): { code: boolean; text: string }[] {
 
 /**
  * Which of a text's lines belong to a fenced code block, its fences included, read from the text's start outside
- * any: a line of code is no heading ("# install the tool" in a shell example). A fence never closed marks nothing,
- * so that one stray fence does not take the rest of the text for code.
+ * any: a line of code is no heading ("# install the tool" in a shell example). A block never closed marks nothing,
+ * so that a stray last fence does not take the rest of the text for code (a stray fence before others pairs with
+ * the next, as CommonMark reads it).
  */
 export function fencedLines(lines: readonly string[]): boolean[] {
   const fenced = lines.map(() => false);
@@ -308,12 +309,17 @@ export function fencedLines(lines: readonly string[]): boolean[] {
   return fenced;
 }
 
+/** A list item's mark before a fence it opens with ("- ```bash"). */
+const ITEM_MARK = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?=```|~~~)/;
+/** Code inline between runs of three backticks ("```npm i tool``` installs it"): a fence's language holds no backtick. */
+const INLINE_CODE = /^\s*```[^`]*`/;
+
 function fencesOf(lines: readonly string[]): Fence[] {
-  return lines.flatMap((content, line): Fence[] =>
-    FENCE.test(content)
-      ? [{ line, marks: content.trim().match(/^[`~]+/)![0], bare: BARE_FENCE.test(content) }]
-      : [],
-  );
+  return lines.flatMap((content, line): Fence[] => {
+    const fence = content.replace(ITEM_MARK, '');
+    if (!FENCE.test(fence) || INLINE_CODE.test(fence)) return [];
+    return [{ line, marks: fence.trim().match(/^[`~]+/)![0], bare: BARE_FENCE.test(fence) }];
+  });
 }
 
 /**

@@ -56,6 +56,20 @@ describe('chunkDocument', () => {
     );
   });
 
+  it('reads a fence opening a list item, and takes code inline between backticks for no fence', () => {
+    for (const text of [
+      '# Tool\n\n- ```bash\n  # fetch first\n  npm i tool\n  ```\n\n## Usage\n\nRun it.\n\n```bash\ntool run\n```\n\n## License\n\nMIT.',
+      '# Tool\n\n```npm i tool``` installs it.\n\n## Usage\n\nRun it.\n\n```bash\ntool run\n```\n\n## License\n\nMIT.',
+    ]) {
+      const chunks = chunkDocument({ pages: [{ page: 1, text }] }, { targetTokens: 30 });
+      expect(chunks.map((chunk) => chunk.headings)).toEqual([
+        ['Tool'],
+        ['Tool', 'Usage'],
+        ['Tool', 'License'],
+      ]);
+    }
+  });
+
   it('still reads headings after a fence that is never closed', () => {
     const document: ExtractedDocument = {
       pages: [{ page: 1, text: '# Notes\n\nA stray fence:\n\n```\n\n## Later\n\nMore text.' }],

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../daemon/ingest/decode-text.ts';
 import { normalizeText } from '../../daemon/ingest/extract/normalize.ts';
 import { looksLikeHtml } from '../../daemon/ingest/extract/sniff.ts';
+import { readMarkdown } from '../../daemon/ingest/extract/text.ts';
 
 // Removed rather than turned into spaces, so a NUL inside a word joins its halves, as it would in the file.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters under test.
@@ -108,5 +109,15 @@ describe('looksLikeHtml', () => {
     ['# Markdown\n<div>inline</div>', false],
   ])('%j → %s', (text, expected) => {
     expect(looksLikeHtml(text)).toBe(expected);
+  });
+});
+
+describe('readMarkdown', () => {
+  it('takes its title from the first heading of level 1 outside code', () => {
+    const text =
+      'Some intro.\n\n## Install\n\n```bash\n# install it first\nnpm i\n```\n\n# Real Title\n\nText.';
+    expect(readMarkdown(new TextEncoder().encode(text)).title).toBe('Real Title');
+    expect(readMarkdown(new TextEncoder().encode('# Guide\n\nText.')).title).toBe('Guide');
+    expect(readMarkdown(new TextEncoder().encode('Text only.')).title).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { fencedLines } from '../../text/sentences.ts';
 import { decodeText } from '../decode-text.ts';
 import type { ExtractedDocument } from '../types.ts';
 import { ExtractionError } from './errors.ts';
@@ -59,7 +60,13 @@ function isIndented(line: string | undefined): boolean {
 /** Markdown is kept as written (the chunker follows its `#` headings); underlined headings become `#` lines. */
 export function readMarkdown(bytes: Uint8Array): ExtractedDocument {
   const text = underlinedHeadingsToHashes(stripFrontMatter(decodeText(bytes)));
-  const title = /^# (.+)$/m.exec(text)?.[1]?.trim();
+  const lines = text.split('\n');
+  const fenced = fencedLines(lines);
+  // The first heading of level 1 outside code: a shell example's "# install it first" titles nothing.
+  const title = lines
+    .find((line, index) => !fenced[index] && /^# ./.test(line))
+    ?.slice(2)
+    .trim();
   return title ? { pages: [{ page: 1, text }], title } : { pages: [{ page: 1, text }] };
 }
 
