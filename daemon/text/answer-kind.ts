@@ -150,7 +150,8 @@ const LOCATIVE =
   /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
 /**
  * Where a thing is on the web: "Where can JETNET be downloaded from?" is answered by "www.thep.lu.se/...", "Where do I
- * report a bug?" by "<https://issues.apache.org/jira/browse/TIKA>".
+ * report a bug?" by "<https://issues.apache.org/jira/browse/TIKA>". Before a locative: "get it from
+ * https://example.org/manual in the usual way" says where by its address.
  */
 const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
 const properNamePattern =
@@ -183,8 +184,10 @@ export function answerOfKind(
   // A name ending in a name the question uses is its subject ("Little Bo" for "where did Bo Peep ...", "Denver
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
   const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
-  if (kind === 'person') return properName(read, isNewName);
-  if (kind === 'place') return properName(read, isNewName) ?? firstNew([LOCATIVE, WEB_ADDRESS]);
+  // A web address's capitalised parts are no names ("https://github.com/Apache/tika").
+  const named = read.replace(WEB_ADDRESS, ' ');
+  if (kind === 'person') return properName(named, isNewName);
+  if (kind === 'place') return properName(named, isNewName) ?? firstNew([WEB_ADDRESS, LOCATIVE]);
   if (kind === 'reason') return REASON.exec(read)?.[0];
   return undefined;
 }

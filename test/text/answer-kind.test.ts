@@ -152,6 +152,13 @@ describe('answer kind', () => {
     expect(answerOfKind('see www.example.org/docs/ for more.', 'place', asked, names)).toBe(
       'www.example.org/docs/',
     );
+    // Its capitalised parts are no names, and it says where better than a place without a name.
+    expect(answerOfKind('get it from https://github.com/Apache/tika.', 'place', asked, names)).toBe(
+      'https://github.com/Apache/tika',
+    );
+    expect(
+      answerOfKind('get it from https://example.org/manual in the usual way.', 'place', asked, names),
+    ).toBe('https://example.org/manual');
     expect(answerOfKind('the manual is long and dense.', 'place', asked, names)).toBeUndefined();
   });
 
