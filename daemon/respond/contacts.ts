@@ -2,6 +2,8 @@
  * Questions asking for a way to reach someone or something, which a line answers by writing one and little else:
  * a phone number, an e-mail address, a web address.
  */
+import { type Candidate, holdsOrLeansOn } from './candidates.ts';
+import { contentStems } from './content-words.ts';
 import type { Question } from './question.ts';
 
 /**
@@ -49,4 +51,30 @@ const CONTACTS_ASKED: readonly (readonly [RegExp, (sentence: string) => boolean]
 /** Whether a line writes the way to reach someone a question asks for, when it asks for one. */
 export function contactAsked(question: Question): ((sentence: string) => boolean) | undefined {
   return CONTACTS_ASKED.find(([asks]) => asks.test(question.text))?.[1];
+}
+
+/** The words of asking for a way to reach someone, which the line writing it need not hold. */
+const ASKING_FOR_CONTACT = new Set(
+  contentStems(
+    'email e-mail mail address phone telephone number fax mobile cell website web site url homepage home page reach contact write call send use get',
+  ),
+);
+
+/**
+ * Whether a line writes the way to reach what a question asks about: the kind of contact asked for, the words the
+ * message asks with besides its names and the words of asking for a contact ("project director") in the line
+ * itself, and its names in the line or what the line leans on; a message asking with names alone has them in the
+ * line. Not another person's address from the same list ("Jane Doe: jane@club.example" for John Smith's), nor the
+ * number for reporting a water leak when a gas leak is asked about, nor a trust's address for the partner it names.
+ */
+export function writesContactFor(question: Question, candidate: Candidate): boolean {
+  if (!contactAsked(question)?.(candidate.sentence)) return false;
+  const asked = question.sequence.filter(
+    (term) => !question.names.has(term) && !ASKING_FOR_CONTACT.has(term),
+  );
+  const names = [...question.names];
+  if (asked.length === 0) return names.length > 0 && names.every((name) => candidate.stems.has(name));
+  return (
+    asked.every((term) => candidate.stems.has(term)) && names.every((name) => holdsOrLeansOn(candidate, name))
+  );
 }

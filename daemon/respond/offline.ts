@@ -19,7 +19,7 @@ import {
   titleOf,
 } from './candidates.ts';
 import { citationNumbers, citedSources, sourceKey } from './citations.ts';
-import { contactAsked } from './contacts.ts';
+import { writesContactFor } from './contacts.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 import { withDefinitions } from './defined-terms.ts';
 import { type Finding, rankSentences } from './extract.ts';
@@ -188,12 +188,11 @@ export interface Ranking {
    */
   nearest?: Candidate;
   /**
-   * The nearest (above) writes the way to reach someone the question asks for (contacts.ts): "Peter Shepherd
-   * (Project Director) pshepherd@projectcounter.org" for "What email address can I use to reach COUNTER's project
-   * director?". It answers, whatever the answerability score, which is fitted to sentences holding a question's
-   * words: a line writing an address or a number holds few.
+   * The nearest (above), of the first passage's source, when it writes the way to reach what the question asks about
+   * (contacts.ts `writesContactFor`): "Peter Shepherd (Project Director) pshepherd@projectcounter.org" for "What
+   * email address can I use to reach COUNTER's project director?".
    */
-  writesContactAsked?: true;
+  contactAnswer?: Candidate;
   /** The heading over the best sentence, when it names the release a question asks about and the sentence does not. */
   title?: Candidate;
   /** The sentence after the best one that belongs to its thought (`closingSentence`), quoted with it. */
@@ -232,14 +231,17 @@ export function rankReply(
   // form ("Mobile:+229 97292685" for a phone number) may hold none of its words.
   const kept = new Set(findings);
   const modelBest = scored.find((finding) => kept.has(finding)) ?? best;
-  const nearest = best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best);
+  const nearest =
+    best.coverage >= NEAREST_COVERAGE && namesAllHeld(question, findings, best) ? best.candidate : undefined;
+  const contactAnswer =
+    nearest && sourceKey(nearest.passage) === sourceKey(relevant[0]!) && writesContactFor(question, nearest)
+      ? nearest
+      : undefined;
   const ranking = {
     findings,
     features: answerabilityFeatures(question, relevant, modelBest),
-    ...(nearest ? { nearest: best.candidate } : {}),
-    ...(nearest && contactAsked(question)?.(best.candidate.sentence)
-      ? { writesContactAsked: true as const }
-      : {}),
+    ...(nearest ? { nearest } : {}),
+    ...(contactAnswer ? { contactAnswer } : {}),
   };
   const title = releaseTitle(question, best.candidate);
   const dateExtentAnswer = furthestDatedSentence(question, message, relevant);
@@ -404,7 +406,7 @@ export function composeFindings(
     dateExtentAnswer,
     leadAnswer,
     nearest,
-    writesContactAsked,
+    contactAnswer,
     title,
     closing,
     otherSections,
@@ -417,7 +419,9 @@ export function composeFindings(
   // The answerability score is fitted to sentences that match a question's words, which the oldest date's line
   // does not: whether its source holds the question's topic decided (furthestDatedSentence).
   if (dateExtentAnswer) return cite(passages, [dateExtentAnswer]);
-  if (!features || !(writesContactAsked || answers(composition.answerability, features)))
+  // The answerability score is fitted to sentences holding a question's words, which a line writing an address or a
+  // number holds few of: one writing the way to reach what was asked answers (contacts.ts `writesContactFor`).
+  if (!features || !(contactAnswer || answers(composition.answerability, features)))
     return notFound(passages, nearest);
   const relevant = relevantPassages(passages);
   // A value is quoted with the label introducing it: a code block after "To convert a file, use `convertToHtml`:".

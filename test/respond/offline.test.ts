@@ -1072,13 +1072,16 @@ describe('offline responder', () => {
     expect(composeReply(asked, [contact]).text).toBe(
       'Mara Quill (Programme Director) mquill@harbourtrust.example. [1]',
     );
-    // Of a source naming another trust, the line is the nearest to an answer, not the answer.
-    expect(
-      composeReply("What email address can I use to reach the Dockside Trust's programme director?", [
-        contact,
-      ]).text,
-    ).toMatch(/^I could not find this in the sources\./);
+    const refused = /^I could not find this in the sources\./;
+    // Of a source naming another trust, the line is the nearest to an answer, not the answer; nor is it another
+    // role's address in the same source.
+    for (const other of [
+      "What email address can I use to reach the Dockside Trust's programme director?",
+      "What is the email address of the Harbour Trust's legal counsel?",
+    ])
+      expect(composeReply(other, [contact]).text).toMatch(refused);
   });
+
   it("answers a question asking for a form's field with the line that fills it in", () => {
     const form = firstPassage(
       'grant-form.docx',
