@@ -312,7 +312,7 @@ export function fencedLines(lines: readonly string[]): boolean[] {
 /** A list item's mark before a fence it opens with ("- ```bash"). */
 const ITEM_MARK = /^\s*(?:[-*+]|\d{1,3}[.)])\s+(?=```|~~~)/;
 /** Code inline between runs of three backticks ("```npm i tool``` installs it"): a fence's language holds no backtick. */
-const INLINE_CODE = /^\s*```[^`]*`/;
+const INLINE_CODE = /^\s*`{3,}[^`]+`/;
 
 function fencesOf(lines: readonly string[]): Fence[] {
   return lines.flatMap((content, line): Fence[] => {
