@@ -181,15 +181,15 @@ export function answerOfKind(
   if (kind === 'number') return labelledNumber(read, known) ?? firstNew([numberPattern]);
   if (kind === 'measure') return labelledNumber(read, known) ?? measured(read, isNew);
   if (kind === 'frequency') return firstNew([frequencyPattern]);
+  if (kind === 'reason') return REASON.exec(read)?.[0];
+  if (kind !== 'person' && kind !== 'place') return undefined;
   // A name ending in a name the question uses is its subject ("Little Bo" for "where did Bo Peep ...", "Denver
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
   const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
   // A web address's capitalised parts are no names ("https://github.com/Apache/tika").
-  const named = read.replace(WEB_ADDRESS, ' ');
-  if (kind === 'person') return properName(named, isNewName);
-  if (kind === 'place') return properName(named, isNewName) ?? firstNew([WEB_ADDRESS, LOCATIVE]);
-  if (kind === 'reason') return REASON.exec(read)?.[0];
-  return undefined;
+  const name = properName(read.replace(WEB_ADDRESS, ' '), isNewName);
+  if (kind === 'person') return name;
+  return name ?? firstNew([WEB_ADDRESS, LOCATIVE]);
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
