@@ -69,6 +69,7 @@ export function featureRows(
   const heaviest = Math.max(...termWeights);
   const sharpTotal = termWeights.reduce((sum, termWeight) => sum + termWeight ** 2, 0);
   const topics = termsHeldBySource(candidates, question.topic, sourceOf, holdsOrLeansOn);
+  const named = namedBySources(question, candidates);
   const saysSuperlativeOtherwise = superlativeOtherwise(question);
   return candidates.map((candidate) => ({
     candidate,
@@ -79,9 +80,31 @@ export function featureRows(
       sharpTotal,
       saysSuperlativeOtherwise,
       sourceTopic: topics.get(candidate.passage.sourceId)!,
+      sourceNamed: named.get(candidate.passage.sourceId)!,
     }),
   }));
 }
+
+/**
+ * The question's terms each source's name holds. They tell which document a question asks about ("What did the
+ * hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic does: each
+ * sentence of the source meeting the question in words of its own holds them, so those words decide between its
+ * sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a collection of
+ * sample phrases"). A sentence meeting none of the question's other words gains nothing: a label's bare value.
+ */
+function namedBySources(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
+  const named = new Map<string, Set<string>>();
+  for (const { passage } of candidates) {
+    if (named.has(passage.sourceId)) continue;
+    const stems = contentStems(passage.sourceName.replace(FILE_EXTENSION, '').replace(/[_\-.]+/g, ' '));
+    named.set(passage.sourceId, new Set(stems.filter((stem) => question.terms.has(stem))));
+  }
+  return named;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+const FILE_EXTENSION = /\.[a-z0-9]{1,5}$/i;
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
@@ -165,6 +188,8 @@ interface Weighing {
   sharpTotal: number;
   /** The follow-up's topic terms the candidate's source holds (text/held-by-source.ts). */
   sourceTopic: ReadonlySet<string>;
+  /** The question's terms the candidate's source's file name holds (`namedBySources`). */
+  sourceNamed: ReadonlySet<string>;
 }
 
 function sentenceFeatures(question: Question, candidate: Candidate, weighing: Weighing): number[] {
@@ -178,11 +203,17 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   // A superlative in other words holds the question's adjective (question.ts `saysSuperlative`).
   const superlative = question.superlative;
   const rankedAlike = superlative !== undefined && weighing.saysSuperlativeOtherwise(candidate);
+  const named = [...candidate.stems].some(
+    (stem) => question.terms.has(stem) && !weighing.sourceNamed.has(stem),
+  )
+    ? weighing.sourceNamed
+    : NONE;
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
     if (
       candidate.stems.has(term) ||
       weighing.sourceTopic.has(term) ||
+      named.has(term) ||
       (rankedAlike && term === superlative.adjective)
     ) {
       held += termWeight;

@@ -37,6 +37,23 @@ describe('sentence features', () => {
     expect(found['Usage reports must be provided monthly.']).toBe(1);
   });
 
+  it("credits the words of a source's file name to every sentence of it", () => {
+    const list = {
+      ...passage(
+        'The Harvard sentences are a collection of sample phrases. The hogs were fed chopped corn and garbage.',
+      ),
+      sourceName: 'harvard_sentences.json',
+    };
+    const rows = featureRows(readQuestion('What did the hogs get to eat in the Harvard sentence list?'), [
+      list,
+    ]);
+    const coverage = (start: string) =>
+      rows.find((row) => row.candidate.sentence.startsWith(start))!.features[
+        SENTENCE_FEATURES.indexOf('coverage')
+      ]!;
+    expect(coverage('The hogs')).toBeGreaterThan(coverage('The Harvard'));
+  });
+
   it("credits a follow-up's topic to every sentence of a source that names it", () => {
     const question = readQuestion('How much did it cost?', 'What is the Music Sound Interpreter?');
     const deck = (page: number, text: string): ContextPassage => ({ ...passage(text), page, number: page });
