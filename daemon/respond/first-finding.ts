@@ -63,7 +63,9 @@ const DEFAULT_DEPTH = 10;
  * sentences around it, saying how to change it ("For instance, to wrap bold text in `<em>` tags:"), hold as much
  * of the question and more code. For a question asking for no amount, date, place or name, nor what to do, the
  * best sentence stating a default that holds as many of the question's words as the best sentence (the names it
- * uses aside) comes first.
+ * uses aside) comes first, if it is of the best sentence's source: another tool's default answers nothing asked
+ * of the first ("By default, the underlining of any text is ignored", of Mammoth, for "Which kinds of text
+ * emphasis does the sample Word document show off?").
  */
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
@@ -73,6 +75,7 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   let most = Math.max(1, held(best.candidate)) - 1;
   let chosen = -1;
   ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
+    if (sourceOf(candidate) !== sourceOf(best.candidate)) return;
     if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, ''))) return;
     const count = held(candidate);
     if (count <= most) return;

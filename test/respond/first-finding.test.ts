@@ -207,4 +207,33 @@ describe('firstFindingFirst', () => {
       ]),
     ).toBe(asking);
   });
+
+  it("puts a sentence stating a tool's default first only when it is of the best sentence's source", () => {
+    const [sample, shows] = sentencesOf(
+      'sample.doc',
+      'This is a sample Microsoft Word Document.\n\nThis document includes text that is BOLD and ITALIC.',
+    );
+    const [ignored] = sentencesOf(
+      'converter.md',
+      'By default, the underlining of any text is ignored since underlining can be confused with links in HTML documents.',
+    );
+    const question = 'Which kinds of text emphasis does the sample Word document show off?';
+    expect(
+      firstOf(question, [
+        [sample, 5.7],
+        [shows, 3.5],
+        [ignored, 0.9],
+      ]),
+    ).toBe(sample);
+    const [stated] = sentencesOf(
+      'sample.doc',
+      'By default, text in the sample document is shown in Calibri.',
+    );
+    expect(
+      firstOf(question, [
+        [sample, 5.7],
+        [stated, 0.9],
+      ]),
+    ).toBe(stated);
+  });
 });
