@@ -1,13 +1,13 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
- * sentence stating the question in its own words; for a question asking how much, the best holding an amount; for
- * one asking how old someone is, the best stating their age; for one asking who holds a role, one naming a person
+ * sentence stating the question in its own words; for a question asking where, the best writing a web address; for
+ * one asking how much, the best holding an amount; for one asking how old someone is, the best stating their age; for one asking who holds a role, one naming a person
  * by title and the role; for one asking for a phone number or an e-mail address, the best writing one; for one
  * asking what a tool does, the best stating its default; for one asking how to do something, a sentence saying what
  * to do rather than what does not happen, and code showing it; for one asking for a field a form fills in, the line
  * filling it in.
  */
-import { answerOfKind } from '../text/answer-kind.ts';
+import { answerOfKind, writesWebAddress } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
 import { type Candidate, headingOver, saidBy, sourceOf, termsHeldBySourceOf } from './candidates.ts';
 import { contactAsked } from './contacts.ts';
@@ -17,7 +17,7 @@ import { fieldAsked } from './fields.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
- * The findings, with the one the question's form calls for (`statedFirst`, `amountFirst`, `ageFirst`, `titledFirst`,
+ * The findings, with the one the question's form calls for (`statedFirst`, `addressFirst`, `amountFirst`, `ageFirst`, `titledFirst`,
  * `contactFirst`, `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
@@ -31,7 +31,13 @@ export function firstFindingFirst(question: Question, ranked: Finding[]): Findin
           question,
           contactFirst(
             question,
-            titledFirst(question, ageFirst(question, amountFirst(question, statedFirst(question, ranked)))),
+            titledFirst(
+              question,
+              ageFirst(
+                question,
+                amountFirst(question, addressFirst(question, statedFirst(question, ranked))),
+              ),
+            ),
           ),
         ),
       ),
@@ -138,6 +144,29 @@ function amountFirst(question: Question, ranked: Finding[]): Finding[] {
         holdsAsMuch(candidate) &&
         answerOfKind(saidBy(candidate), 'measure', question.known, question.names) !== undefined,
     ),
+  );
+}
+
+/** "Where can I read...", "Where do I report...": a question asking where, which a web address may answer. */
+const WHERE_ASKED = /^\W*where\b/i;
+/** How far down the ranking a sentence writing a web address is looked for. */
+const ADDRESS_DEPTH = 10;
+
+/**
+ * "Where can I read about Tika's security policy?" is answered in a software's documentation by a web address: "See
+ * [SECURITY.md](SECURITY.md) and <https://tika.apache.org/security.html>." holds fewer of the question's words than a
+ * changelog's "...so it's OK to run Tika with a security policy that does not allow execution of external
+ * processes". For a question opening with "where" whose best sentence writes no address, the best writing one, and
+ * some of the question, comes first.
+ */
+function addressFirst(question: Question, ranked: Finding[]): Finding[] {
+  const best = ranked[0];
+  if (!best || !WHERE_ASKED.test(question.text) || writesWebAddress(saidBy(best.candidate))) return ranked;
+  return movedFirst(
+    ranked,
+    ranked
+      .slice(0, ADDRESS_DEPTH)
+      .findIndex(({ candidate, coverage }) => coverage > 0 && writesWebAddress(saidBy(candidate))),
   );
 }
 

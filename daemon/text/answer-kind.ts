@@ -154,6 +154,12 @@ const LOCATIVE =
  * https://example.org/manual in the usual way" says where by its address.
  */
 const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
+
+/** Whether a text writes a web address (`WEB_ADDRESS`). */
+export function writesWebAddress(text: string): boolean {
+  return text.search(WEB_ADDRESS) >= 0;
+}
+
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 

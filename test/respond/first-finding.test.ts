@@ -236,4 +236,21 @@ describe('firstFindingFirst', () => {
       ]),
     ).toBe(stated);
   });
+
+  it('puts a sentence writing a web address first, for a question asking where', () => {
+    const [changelog] = sentencesOf(
+      'CHANGES.txt',
+      "ExternalParser.check now returns false, so it's OK to run Tika with a security policy that forbids processes.",
+    );
+    const [security] = sentencesOf('README.md', 'See <https://tika.apache.org/security.html>.');
+    const [none] = sentencesOf('README.md', 'The security team answers within a week.');
+    const scored = (other: Candidate | undefined): [Candidate | undefined, number][] => [
+      [changelog, 9.6],
+      [other, 5.9],
+    ];
+    expect(firstOf("Where can I read about Tika's security policy?", scored(security))).toBe(security);
+    // Not for a question asking something else, nor before a sentence writing no address.
+    expect(firstOf("What does Tika's security policy allow?", scored(security))).toBe(changelog);
+    expect(firstOf("Where can I read about Tika's security policy?", scored(none))).toBe(changelog);
+  });
 });
