@@ -2,6 +2,8 @@
  * Questions asking for a way to reach someone or something, which a line answers by writing one and little else:
  * a phone number, an e-mail address, a web address.
  */
+
+import { writesWebAddress } from '../text/web-address.ts';
 import { type Candidate, holdsOrLeansOn } from './candidates.ts';
 import { contentStems } from './content-words.ts';
 import type { Question } from './question.ts';
@@ -44,7 +46,7 @@ const CONTACTS_ASKED: readonly (readonly [RegExp, (sentence: string) => boolean]
   ],
   [
     /^\W*(?:what|which)\b[^?]*\b(?:web\s*address|url|web\s*site|website|home\s*page|homepage)\b/i,
-    (sentence) => /\b(?:https?:\/\/|www\.)[\w-]/i.test(sentence),
+    writesWebAddress,
   ],
 ];
 

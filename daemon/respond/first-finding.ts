@@ -7,8 +7,9 @@
  * to do rather than what does not happen, and code showing it; for one asking for a field a form fills in, the line
  * filling it in.
  */
-import { answerOfKind, writesWebAddress } from '../text/answer-kind.ts';
+import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
+import { writesWebAddress } from '../text/web-address.ts';
 import { type Candidate, headingOver, saidBy, sourceOf, termsHeldBySourceOf } from './candidates.ts';
 import { contactAsked } from './contacts.ts';
 import { contentStems } from './content-words.ts';

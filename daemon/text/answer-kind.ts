@@ -4,6 +4,7 @@
  * responder alike.
  */
 import type { DateExtent } from './dates.ts';
+import { WEB_ADDRESS } from './web-address.ts';
 import { isStopWord, term, words } from './words.ts';
 
 export type AnswerKind =
@@ -148,18 +149,6 @@ const REASON =
 /** Where a thing is, without a name: "on a tree", "into the meadow". */
 const LOCATIVE =
   /\b(?:in|into|on|at|under|near|behind|beside|inside|outside|above|below|beneath|across|along) (?:a|an|the|her|his|their|its|my|our|your|this|that) \p{Ll}+/gu;
-/**
- * Where a thing is on the web: "Where can JETNET be downloaded from?" is answered by "www.thep.lu.se/...", "Where do I
- * report a bug?" by "<https://issues.apache.org/jira/browse/TIKA>". Before a locative: "get it from
- * https://example.org/manual in the usual way" says where by its address.
- */
-const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
-
-/** Whether a text writes a web address (`WEB_ADDRESS`). */
-export function writesWebAddress(text: string): boolean {
-  return text.search(WEB_ADDRESS) >= 0;
-}
-
 const properNamePattern =
   /\b\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:of|de|da|di|van|von|der|the|and|la|le|du|al|bin)\s+)?\p{Lu}[\p{L}'’.-]*)*/gu;
 
@@ -195,6 +184,8 @@ export function answerOfKind(
   // A web address's capitalised parts are no names ("https://github.com/Apache/tika").
   const name = properName(read.replace(WEB_ADDRESS, ' '), isNewName);
   if (kind === 'person') return name;
+  // Where a thing is on the web: "Where can JETNET be downloaded from?" is answered by "www.thep.lu.se/...". Before a
+  // locative: "get it from https://example.org/manual in the usual way" says where by its address.
   return name ?? firstNew([WEB_ADDRESS, LOCATIVE]);
 }
 
