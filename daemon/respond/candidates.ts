@@ -10,7 +10,6 @@ import {
   sentences,
   textAndCode,
 } from '../text/sentences.ts';
-import { webAddresses } from '../text/web-address.ts';
 import { isStopWord, wordCount, words } from '../text/words.ts';
 import { withAcronyms } from './acronyms.ts';
 import { contentStems } from './content-words.ts';
@@ -432,9 +431,12 @@ function readSentence(text: string, shortestAsRead = SHORTEST_CANDIDATE): Senten
   };
 }
 
+/** A link's address as a badge or a link in Markdown writes it: narrower than a web address in prose (`www.`). */
+const ADDRESS = /https?:\/\/[^\s)\]]+/g;
+
 /** Two addresses or more that take up most of the line: a row of badges or links, not a sentence. */
 function isLinkRow(text: string): boolean {
-  const addresses = webAddresses(text);
+  const addresses = text.match(ADDRESS) ?? [];
   const length = addresses.reduce((total, address) => total + address.length, 0);
   return addresses.length >= 2 && length > text.length / 2;
 }

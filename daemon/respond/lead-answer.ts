@@ -13,7 +13,6 @@ import { definitionAsked, definitionTest } from '../text/definition.ts';
 import { markdownHeading } from '../text/headings.ts';
 import { holdsTopic, overviewRequested } from '../text/overview.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
-import { writesWebAddress } from '../text/web-address.ts';
 import { wordCount } from '../text/words.ts';
 import { acronymAsked, definesAcronym } from './acronyms.ts';
 import {
@@ -35,11 +34,8 @@ import type { ContextPassage } from './types.ts';
 const LEAD_WORDS = 60;
 /** ...of those with at least this many words: a badge, a label or a fragment says nothing of what a source is about. */
 const LEAD_SENTENCE_WORDS = 5;
-/**
- * A line with a link in it (a web address, or Markdown's `](`) is navigation or a badge in a source's opening more
- * often than a sentence about it.
- */
-const MARKDOWN_LINK = /\]\(/;
+/** A line with a link in it is navigation or a badge in a source's opening more often than a sentence about it. */
+const LINK = /https?:\/\/|\]\(/;
 
 /**
  * For a request for an overview whose topic the first passage holds (any, when it points at a source: "What is
@@ -153,9 +149,7 @@ function whWord(text: string): string | undefined {
 
 /** Whether a sentence may be quoted in such a reply: no heading, link or badge. */
 function quotable(candidate: Candidate): boolean {
-  return (
-    !candidate.heading && !writesWebAddress(candidate.sentence) && !MARKDOWN_LINK.test(candidate.sentence)
-  );
+  return !candidate.heading && !LINK.test(candidate.sentence);
 }
 
 /** Whether a sentence can lead a reply or follow in one: quotable, and no fragment. */

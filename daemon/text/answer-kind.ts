@@ -4,7 +4,7 @@
  * responder alike.
  */
 import type { DateExtent } from './dates.ts';
-import { WEB_ADDRESS } from './web-address.ts';
+import { webAddresses, withoutWebAddresses } from './web-address.ts';
 import { isStopWord, term, words } from './words.ts';
 
 export type AnswerKind =
@@ -182,11 +182,11 @@ export function answerOfKind(
   // Broncos" for "who did the Broncos defeat?"), not its answer; one adding to it may be ("Super Bowl XLVII").
   const isNewName = (text: string): boolean => isNew(text) && !names.has(term(words(text).at(-1) ?? ''));
   // A web address's capitalised parts are no names ("https://github.com/Apache/tika").
-  const name = properName(read.replace(WEB_ADDRESS, ' '), isNewName);
+  const name = properName(withoutWebAddresses(read), isNewName);
   if (kind === 'person') return name;
   // Where a thing is on the web: "Where can JETNET be downloaded from?" is answered by "www.thep.lu.se/...". Before a
   // locative: "get it from https://example.org/manual in the usual way" says where by its address.
-  return name ?? firstNew([WEB_ADDRESS, LOCATIVE]);
+  return name ?? webAddresses(read).find(isNew) ?? firstNew([LOCATIVE]);
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();

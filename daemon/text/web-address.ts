@@ -3,7 +3,7 @@
  * "www.thep.lu.se/public_html/...", "ftp://ftp.example.org/pub". An address ends on a letter, a digit or a slash, not
  * on the stop or bracket after it.
  */
-export const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
+const WEB_ADDRESS = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>()"'`]+[\w/]/giu;
 
 /** Whether a text writes a web address. */
 export function writesWebAddress(text: string): boolean {
@@ -13,4 +13,9 @@ export function writesWebAddress(text: string): boolean {
 /** The web addresses a text writes, in order. */
 export function webAddresses(text: string): string[] {
   return text.match(WEB_ADDRESS) ?? [];
+}
+
+/** The text with each web address it writes replaced by a space: its capitalised parts are no names. */
+export function withoutWebAddresses(text: string): string {
+  return text.replace(WEB_ADDRESS, ' ');
 }
