@@ -1,11 +1,11 @@
 /**
  * Where a question's form says more than the sentence model weighs, the finding it calls for is put first: a
- * sentence stating the question in its own words; for a question asking where, the best writing a web address; for
- * one asking how much, the best holding an amount; for one asking how old someone is, the best stating their age; for one asking who holds a role, one naming a person
- * by title and the role; for one asking for a phone number or an e-mail address, the best writing one; for one
- * asking what a tool does, the best stating its default; for one asking how to do something, a sentence saying what
- * to do rather than what does not happen, and code showing it; for one asking for a field a form fills in, the line
- * filling it in.
+ * sentence stating the question in its own words; for a question asking where to go to do something, the best
+ * writing a web address; for one asking how much, the best holding an amount; for one asking how old someone is,
+ * the best stating their age; for one asking who holds a role, one naming a person by title and the role; for one
+ * asking for a phone number or an e-mail address, the best writing one; for one asking what a tool does, the best
+ * stating its default; for one asking how to do something, a sentence saying what to do rather than what does not
+ * happen, and code showing it; for one asking for a field a form fills in, the line filling it in.
  */
 import { answerOfKind } from '../text/answer-kind.ts';
 import { FENCE, LIST_ITEM } from '../text/sentences.ts';
@@ -18,8 +18,8 @@ import { fieldAsked } from './fields.ts';
 import { AUXILIARY, BE, type Question, WH } from './question.ts';
 
 /**
- * The findings, with the one the question's form calls for (`statedFirst`, `addressFirst`, `amountFirst`, `ageFirst`, `titledFirst`,
- * `contactFirst`, `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
+ * The findings, with the one the question's form calls for (`statedFirst`, `addressFirst`, `amountFirst`,
+ * `ageFirst`, `titledFirst`, `contactFirst`, `defaultFirst`, `affirmedFirst`, `codeFirst`, `fieldFirst`) first.
  */
 export function firstFindingFirst(question: Question, ranked: Finding[]): Finding[] {
   return fieldFirst(
@@ -70,9 +70,9 @@ const DEFAULT_DEPTH = 10;
  * sentences around it, saying how to change it ("For instance, to wrap bold text in `<em>` tags:"), hold as much
  * of the question and more code. For a question asking for no amount, date, place or name, nor what to do, the
  * best sentence stating a default that holds as many of the question's words as the best sentence (the names it
- * uses aside) comes first, if it is of the best sentence's source: another tool's default answers nothing asked
- * of the first ("By default, the underlining of any text is ignored", of Mammoth, for "Which kinds of text
- * emphasis does the sample Word document show off?").
+ * uses aside) comes first, if its source holds as many of the question's words as the best sentence's: another
+ * tool's default answers nothing asked of the first ("By default, the underlining of any text is ignored", of
+ * Mammoth's read-me, for "Which kinds of text emphasis does the sample Word document show off?").
  */
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
@@ -81,8 +81,12 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   // The first stating a default that holds as many as the best, then any holding more.
   let most = Math.max(1, held(best.candidate)) - 1;
   let chosen = -1;
+  const heldBy = termsHeldBySourceOf(
+    ranked.map((finding) => finding.candidate),
+    question.terms.keys(),
+  );
   ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
-    if (sourceOf(candidate) !== sourceOf(best.candidate)) return;
+    if (heldBy(candidate) < heldBy(best.candidate)) return;
     if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, ''))) return;
     const count = held(candidate);
     if (count <= most) return;
@@ -148,8 +152,12 @@ function amountFirst(question: Question, ranked: Finding[]): Finding[] {
   );
 }
 
-/** "Where can I read...", "Where do I report...": a question asking where, which a web address may answer. */
-const WHERE_ASKED = /^\W*where\b/i;
+/**
+ * "Where can I read...", "And where do I report...": a question asking where one goes to do something, which a web
+ * address may answer; not where a thing is ("Where is the Louvre?", "Where should the org folder be placed?").
+ */
+const WHERE_TO_GO =
+  /^\W*(?:(?:and|so)\s+)?where\s+(?:can|could|do|should|may|might|would)\s+(?:i|we|you|one)\b/i;
 /** How far down the ranking a sentence writing a web address is looked for. */
 const ADDRESS_DEPTH = 10;
 
@@ -157,12 +165,12 @@ const ADDRESS_DEPTH = 10;
  * "Where can I read about Tika's security policy?" is answered in a software's documentation by a web address: "See
  * [SECURITY.md](SECURITY.md) and <https://tika.apache.org/security.html>." holds fewer of the question's words than a
  * changelog's "...so it's OK to run Tika with a security policy that does not allow execution of external
- * processes". For a question opening with "where" whose best sentence writes no address, the best writing one, and
- * some of the question, comes first.
+ * processes". For a question asking where one goes to do something, whose best sentence writes no address, the
+ * best writing one, and some of the question, comes first.
  */
 function addressFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
-  if (!best || !WHERE_ASKED.test(question.text) || writesWebAddress(saidBy(best.candidate))) return ranked;
+  if (!best || !WHERE_TO_GO.test(question.text) || writesWebAddress(saidBy(best.candidate))) return ranked;
   return movedFirst(
     ranked,
     ranked

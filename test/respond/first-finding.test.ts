@@ -208,7 +208,7 @@ describe('firstFindingFirst', () => {
     ).toBe(asking);
   });
 
-  it("puts a sentence stating a tool's default first only when it is of the best sentence's source", () => {
+  it("puts a sentence stating a tool's default first only when its source holds as much of the question as the best's", () => {
     const [sample, shows] = sentencesOf(
       'sample.doc',
       'This is a sample Microsoft Word Document.\n\nThis document includes text that is BOLD and ITALIC.',
@@ -249,8 +249,10 @@ describe('firstFindingFirst', () => {
       [other, 5.9],
     ];
     expect(firstOf("Where can I read about Tika's security policy?", scored(security))).toBe(security);
-    // Not for a question asking something else, nor before a sentence writing no address.
+    expect(firstOf("And where do I read about Tika's security policy?", scored(security))).toBe(security);
+    // Not for a question asking something else, nor where a thing is, nor before a sentence writing no address.
     expect(firstOf("What does Tika's security policy allow?", scored(security))).toBe(changelog);
+    expect(firstOf("Where is Tika's security policy applied?", scored(security))).toBe(changelog);
     expect(firstOf("Where can I read about Tika's security policy?", scored(none))).toBe(changelog);
   });
 });
