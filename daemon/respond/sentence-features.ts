@@ -1,6 +1,9 @@
 /** What the sentence model reads of each candidate sentence: how it meets the question. */
+import { extname } from 'node:path';
+import { isSupportedExtension } from '../../src/api/files.ts';
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
+import { pointsAtSource } from '../text/overview.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { hasVariant, term, words } from '../text/words.ts';
 import {
@@ -88,23 +91,43 @@ export function featureRows(
 /**
  * The question's terms each source's name holds. They tell which document a question asks about ("What did the
  * hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic does: each
- * sentence of the source meeting the question in words of its own holds them, so those words decide between its
- * sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a collection of
- * sample phrases"). A sentence meeting none of the question's other words gains nothing: a label's bare value.
+ * sentence of the source meeting the question in words of its own holds them (`namedFor`), so those words decide
+ * between its sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a
+ * collection of sample phrases"). Not the words pointing at any source: "document" in "document.pdf" names nothing.
  */
 function namedBySources(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
   const named = new Map<string, Set<string>>();
   for (const { passage } of candidates) {
     if (named.has(passage.sourceId)) continue;
-    const stems = contentStems(passage.sourceName.replace(FILE_EXTENSION, '').replace(/[_\-.]+/g, ' '));
-    named.set(passage.sourceId, new Set(stems.filter((stem) => question.terms.has(stem))));
+    const stems = contentStems(nameWords(passage.sourceName));
+    named.set(
+      passage.sourceId,
+      new Set(stems.filter((stem) => question.terms.has(stem) && !pointsAtSource(stem))),
+    );
   }
   return named;
 }
 
-const NONE: ReadonlySet<string> = new Set();
+/** A source's name as words: "harvard_sentences.json" is "harvard sentences". */
+function nameWords(name: string): string {
+  const extension = extname(name).toLowerCase();
+  const bare = isSupportedExtension(extension) ? name.slice(0, -extension.length) : name;
+  return bare.replace(NAME_SEPARATORS, ' ');
+}
 
-const FILE_EXTENSION = /\.[a-z0-9]{1,5}$/i;
+const NAME_SEPARATORS = /[_\-.]+/g;
+
+/**
+ * The terms of the source's name a sentence holds as its own: all of them when it meets the question in a word the
+ * name does not hold, else none. A sentence meeting nothing else of the question gains nothing: a label's bare value
+ * under "Opening hours of the library:" in library.html does not answer "What are the opening hours of the library?".
+ */
+function namedFor(question: Question, candidate: Candidate, named: ReadonlySet<string>): ReadonlySet<string> {
+  for (const stem of candidate.stems) if (question.terms.has(stem) && !named.has(stem)) return named;
+  return NONE;
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * A sentence of only the question's own words cannot say what a wh-question asks ("It was Elyse Saugstad." for
@@ -188,7 +211,7 @@ interface Weighing {
   sharpTotal: number;
   /** The follow-up's topic terms the candidate's source holds (text/held-by-source.ts). */
   sourceTopic: ReadonlySet<string>;
-  /** The question's terms the candidate's source's file name holds (`namedBySources`). */
+  /** The question's terms the candidate's source's name holds (`namedBySources`). */
   sourceNamed: ReadonlySet<string>;
 }
 
@@ -203,11 +226,7 @@ function sentenceFeatures(question: Question, candidate: Candidate, weighing: We
   // A superlative in other words holds the question's adjective (question.ts `saysSuperlative`).
   const superlative = question.superlative;
   const rankedAlike = superlative !== undefined && weighing.saysSuperlativeOtherwise(candidate);
-  const named = [...candidate.stems].some(
-    (stem) => question.terms.has(stem) && !weighing.sourceNamed.has(stem),
-  )
-    ? weighing.sourceNamed
-    : NONE;
+  const named = namedFor(question, candidate, weighing.sourceNamed);
   for (const term of question.terms.keys()) {
     const termWeight = weight(term);
     if (

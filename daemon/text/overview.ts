@@ -39,6 +39,11 @@ const ASKS_ITSELF = /^(?:what|which|who|whom|whose|when|where|why|how|whether|if
 /** Words that point at a source rather than name a topic: "this document", "the file", "it". */
 const POINTING = new Set(contentTerms('document file page source text article pdf doc'));
 
+/** Whether a term points at a source rather than names a topic ("document", "file"). */
+export function pointsAtSource(term: string): boolean {
+  return POINTING.has(term);
+}
+
 /**
  * Whether a text (a source's name and opening, a passage) is about the topic: it holds each of the topic's terms,
  * or another form of it ("changes" for "changelog"). A topic that only points at a source is held by any.

@@ -37,7 +37,7 @@ describe('sentence features', () => {
     expect(found['Usage reports must be provided monthly.']).toBe(1);
   });
 
-  it("credits the words of a source's file name to every sentence of it", () => {
+  it("credits the words of a source's name to its sentences meeting the question in words of their own", () => {
     const list = {
       ...passage(
         'The Harvard sentences are a collection of sample phrases. The hogs were fed chopped corn and garbage.',
@@ -52,6 +52,21 @@ describe('sentence features', () => {
         SENTENCE_FEATURES.indexOf('coverage')
       ]!;
     expect(coverage('The hogs')).toBeGreaterThan(coverage('The Harvard'));
+    // Not to a sentence meeting nothing else of the question, nor for a word pointing at any source.
+    const hours = {
+      ...passage('Opening hours of the library:\n\nSee the noticeboard at the entrance.'),
+      sourceName: 'library.html',
+    };
+    const label = featureRows(readQuestion('What are the opening hours of the library?'), [hours]);
+    expect(label.find((row) => row.candidate.sentence.startsWith('See'))!.features[0]).toBe(0);
+    const report = {
+      ...passage('This period saw strong growth. The retention of staff improved.'),
+      sourceName: 'document.pdf',
+    };
+    const pointing = featureRows(readQuestion('What is the document retention period?'), [report]);
+    expect(
+      pointing.find((row) => row.candidate.sentence.startsWith('This period'))!.features[0],
+    ).toBeLessThan(0.5);
   });
 
   it("credits a follow-up's topic to every sentence of a source that names it", () => {
