@@ -81,15 +81,17 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   // The first stating a default that holds as many as the best, then any holding more.
   let most = Math.max(1, held(best.candidate)) - 1;
   let chosen = -1;
-  const heldBy = termsHeldBySourceOf(
-    ranked.map((finding) => finding.candidate),
-    question.terms.keys(),
-  );
+  // Counted only when a sentence states a default: most questions' findings hold none.
+  let heldBy: ((candidate: Candidate) => number) | undefined;
   ranked.slice(0, DEFAULT_DEPTH).forEach(({ candidate }, index) => {
-    if (heldBy(candidate) < heldBy(best.candidate)) return;
     if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, ''))) return;
     const count = held(candidate);
     if (count <= most) return;
+    heldBy ??= termsHeldBySourceOf(
+      ranked.map((finding) => finding.candidate),
+      question.terms.keys(),
+    );
+    if (heldBy(candidate) < heldBy(best.candidate)) return;
     most = count;
     chosen = index;
   });
