@@ -2,7 +2,6 @@
  * Questions asking for a way to reach someone or something, which a line answers by writing one and little else:
  * a phone number, an e-mail address, a web address.
  */
-
 import { writesWebAddress } from '../text/web-address.ts';
 import { type Candidate, holdsOrLeansOn } from './candidates.ts';
 import { contentStems } from './content-words.ts';
