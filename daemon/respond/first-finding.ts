@@ -87,10 +87,7 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
     if (!STATES_DEFAULT.test(candidate.sentence.replace(LIST_ITEM, ''))) return;
     const count = held(candidate);
     if (count <= most) return;
-    heldBy ??= termsHeldBySourceOf(
-      ranked.map((finding) => finding.candidate),
-      question.terms.keys(),
-    );
+    heldBy ??= questionTermsHeldBySource(question, ranked);
     if (heldBy(candidate) < heldBy(best.candidate)) return;
     most = count;
     chosen = index;
@@ -138,10 +135,7 @@ function statedFirst(question: Question, ranked: Finding[]): Finding[] {
 function amountFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   if (question.kind !== 'measure' || !best) return ranked;
-  const heldBy = termsHeldBySourceOf(
-    ranked.map((finding) => finding.candidate),
-    question.terms.keys(),
-  );
+  const heldBy = questionTermsHeldBySource(question, ranked);
   const holdsAsMuch = (candidate: Candidate) => heldBy(candidate) >= heldBy(best.candidate);
   return movedFirst(
     ranked,
@@ -224,10 +218,7 @@ function contactFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
   const writes = contactAsked(question);
   if (!best || writes === undefined) return ranked;
-  const heldBy = termsHeldBySourceOf(
-    ranked.map((finding) => finding.candidate),
-    question.terms.keys(),
-  );
+  const heldBy = questionTermsHeldBySource(question, ranked);
   return movedFirst(
     ranked,
     ranked.findIndex(
@@ -407,6 +398,14 @@ function firstWithin(ranked: Finding[], margin: number, called: (finding: Findin
   return movedFirst(
     ranked,
     ranked.findIndex((finding) => finding.score >= floor && called(finding)),
+  );
+}
+
+/** How many of the question's terms the findings of a finding's source hold between them. */
+function questionTermsHeldBySource(question: Question, ranked: Finding[]): (candidate: Candidate) => number {
+  return termsHeldBySourceOf(
+    ranked.map((finding) => finding.candidate),
+    question.terms.keys(),
   );
 }
 
