@@ -5,6 +5,7 @@ import { answerOfKind, questionNames } from '../text/answer-kind.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { pointsAtSource } from '../text/overview.ts';
 import { rarityAmong } from '../text/rarity.ts';
+import { RECORD_LINE } from '../text/sentences.ts';
 import { hasVariant, term, words } from '../text/words.ts';
 import {
   type Candidate,
@@ -74,7 +75,8 @@ export function featureRows(
   const topics = termsHeldBySource(candidates, question.topic, sourceOf, holdsOrLeansOn);
   const named = namedBySources(question, candidates);
   const saysSuperlativeOtherwise = superlativeOtherwise(question);
-  return candidates.map((candidate) => ({
+  // Weighed among all the candidates: among a name's records alone the question's own verb ("say") turns rare.
+  return recordsOfNamed(question, candidates).map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
       weight,
@@ -181,6 +183,43 @@ function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
   if (naming.size === 0) return candidates;
   return candidates.filter((candidate) => naming.has(sourceOf(candidate)));
 }
+
+/**
+ * A record's key path names what the record is about (`main.characters."Dr. Robert Ford"[3].quote`): when the
+ * question names what the keys of some records of a source name, that source's records keyed by something else are
+ * about another, however well their values match ("Winning doesn't mean anything unless someone else loses", the
+ * Man in Black's, for "Ford says you can't play God unless you know someone. Who?"). Each sentence of a record's
+ * value belongs to its key, not only the first.
+ */
+function recordsOfNamed(question: Question, candidates: Candidate[]): Candidate[] {
+  const names = questionNames(question.text);
+  if (names.size === 0) return candidates;
+  const keys = new Map(candidates.map((candidate) => [candidate, recordKey(candidate)]));
+  const namesOne = (key: string | undefined) =>
+    key !== undefined && contentStems(key).some((stem) => names.has(stem));
+  const naming = new Set(
+    [...keys].filter(([, key]) => namesOne(key)).map(([candidate]) => sourceOf(candidate)),
+  );
+  if (naming.size === 0) return candidates;
+  return candidates.filter((candidate) => {
+    const key = keys.get(candidate);
+    return key === undefined || !naming.has(sourceOf(candidate)) || namesOne(key);
+  });
+}
+
+/** The key of the record a sentence is of: its line's `name: value` key, whichever sentence of the value it is. */
+function recordKey(candidate: Candidate): string | undefined {
+  const { text } = candidate.passage;
+  const at = text.indexOf(candidate.sentence);
+  if (at < 0) return undefined;
+  const line = text.slice(text.lastIndexOf('\n', at) + 1, at + candidate.sentence.length);
+  if (!RECORD_LINE.test(line)) return undefined;
+  const key = line.slice(0, line.indexOf(': '));
+  return KEY_PATH.test(key) ? key : undefined;
+}
+
+/** A structured record's key path, as a JSON leaf's: dotted or indexed, spaced only within quotes. */
+const KEY_PATH = /^(?=[^:]*[.[])(?:[^\s:"]|"[^"\n]*")+$/;
 
 /**
  * For a question asking the most or least of a thing, whether a sentence ranks it alike in other words (question.ts

@@ -411,6 +411,25 @@ describe('offline responder', () => {
     },
   );
 
+  it("answers from the records keyed by the name a question uses, not another's matching its other words", () => {
+    const quotes = firstPassage(
+      'quotes.json',
+      [
+        'main.characters."Ada Marsh"[0].quote: Nobody wins unless somebody loses. Keep the score.',
+        'main.characters."Ada Marsh"[0].season: 1',
+        'main.characters."Owen Pike"[0].quote: You cannot win at sea without knowing the storm.',
+        'main.characters."Owen Pike"[0].season: 1',
+        'main.characters."Owen Pike"[1].quote: Every harbour keeps a light.',
+        'main.characters."Owen Pike"[1].season: 2',
+      ].join('\n'),
+    );
+    const reply = composeReply('In the quotes, Pike says nobody wins unless they know something. What?', [
+      quotes,
+    ]);
+    expect(reply.text).toMatch(/^main\.characters\."Owen Pike"\(0\)\.quote: You cannot win at sea/);
+    expect(reply.text).not.toContain('Ada Marsh');
+  });
+
   it('quotes what to do after a sentence saying what does not happen, for a question asking how to do something', () => {
     const manual = firstPassage(
       'blog.md',
