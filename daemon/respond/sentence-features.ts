@@ -2,6 +2,7 @@
 import { extname } from 'node:path';
 import { isSupportedExtension } from '../../src/api/files.ts';
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
+import { titlePage } from '../text/headings.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { pointsAtSource } from '../text/overview.ts';
 import { rarityAmong } from '../text/rarity.ts';
@@ -91,21 +92,25 @@ export function featureRows(
 }
 
 /**
- * The question's terms each source's name holds. They tell which document a question asks about ("What did the
- * hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic does: each
- * sentence of the source meeting the question in words of its own holds them (`namedFor`), so those words decide
- * between its sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a
- * collection of sample phrases"). Not the words pointing at any source: "document" in "document.pdf" names nothing.
+ * The question's terms each source's name, or its title page, holds. They tell which document a question asks about
+ * ("What did the hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic
+ * does: each sentence of the source meeting the question in words of its own holds them (`namedFor`), so those words
+ * decide between its sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a
+ * collection of sample phrases") or a line of its title slide ("For the OSU Group and CDF Root2001 Workshop" for
+ * "What did the CDF/OSU group ask to have added to the ROOT website?"). Not the words pointing at any source:
+ * "document" in "document.pdf" names nothing.
  */
 function namedBySources(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
+  const names = new Map<string, string[]>();
+  for (const passage of new Set(candidates.map((candidate) => candidate.passage))) {
+    const words = names.get(passage.sourceId) ?? [nameWords(passage.sourceName)];
+    const title = passage.page === 1 ? titlePage(passage.text) : undefined;
+    names.set(passage.sourceId, title === undefined ? words : [...words, title]);
+  }
   const named = new Map<string, Set<string>>();
-  for (const { passage } of candidates) {
-    if (named.has(passage.sourceId)) continue;
-    const stems = contentStems(nameWords(passage.sourceName));
-    named.set(
-      passage.sourceId,
-      new Set(stems.filter((stem) => question.terms.has(stem) && !pointsAtSource(stem))),
-    );
+  for (const [source, words] of names) {
+    const stems = words.flatMap((text) => contentStems(text));
+    named.set(source, new Set(stems.filter((stem) => question.terms.has(stem) && !pointsAtSource(stem))));
   }
   return named;
 }

@@ -69,6 +69,30 @@ describe('sentence features', () => {
     ).toBeLessThan(0.5);
   });
 
+  it("credits the words of a deck's title slide to its sentences meeting the question in words of their own", () => {
+    const deck = (page: number, text: string): ContextPassage => ({
+      ...passage(text),
+      sourceName: 'survey.pptx',
+      page,
+      number: page,
+    });
+    const rows = featureRows(
+      readQuestion('What did the North Quay team ask the Tide Board to add to its website?'),
+      [
+        deck(
+          1,
+          '# Harbour Survey\n\nFindings\nNorth Quay Team Requests\nFor the North Quay Team and Tide Board, May 3, 2024',
+        ),
+        deck(16, '## Requests\n\nA page on the website where any member may upload tide charts.'),
+      ],
+    );
+    const coverage = (start: string) =>
+      rows.find((row) => row.candidate.sentence.startsWith(start))!.features[
+        SENTENCE_FEATURES.indexOf('coverage')
+      ]!;
+    expect(coverage('A page on the website')).toBeGreaterThan(coverage('For the North Quay'));
+  });
+
   it("credits a follow-up's topic to every sentence of a source that names it", () => {
     const question = readQuestion('How much did it cost?', 'What is the Music Sound Interpreter?');
     const deck = (page: number, text: string): ContextPassage => ({ ...passage(text), page, number: page });
