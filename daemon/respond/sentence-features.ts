@@ -2,11 +2,11 @@
 import { extname } from 'node:path';
 import { isSupportedExtension } from '../../src/api/files.ts';
 import { answerOfKind, questionNames } from '../text/answer-kind.ts';
-import { titlePage } from '../text/headings.ts';
 import { termsHeldBySource } from '../text/held-by-source.ts';
 import { pointsAtSource } from '../text/overview.ts';
 import { rarityAmong } from '../text/rarity.ts';
 import { RECORD_LINE } from '../text/sentences.ts';
+import { titlePage } from '../text/title-page.ts';
 import { hasVariant, term, words } from '../text/words.ts';
 import {
   type Candidate,
@@ -92,7 +92,7 @@ export function featureRows(
 }
 
 /**
- * The question's terms each source's name, or its title page, holds. They tell which document a question asks about
+ * The question's terms each source's name, or the title page its first chunk opens with, holds. They tell which document a question asks about
  * ("What did the hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic
  * does: each sentence of the source meeting the question in words of its own holds them (`namedFor`), so those words
  * decide between its sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a
@@ -104,7 +104,7 @@ function namedBySources(question: Question, candidates: Candidate[]): Map<string
   const names = new Map<string, string[]>();
   for (const passage of new Set(candidates.map((candidate) => candidate.passage))) {
     const words = names.get(passage.sourceId) ?? [nameWords(passage.sourceName)];
-    const title = passage.page === 1 ? titlePage(passage.text) : undefined;
+    const title = passage.chunkIndex === 0 ? titlePage(passage.text) : undefined;
     names.set(passage.sourceId, title === undefined ? words : [...words, title]);
   }
   const named = new Map<string, Set<string>>();
@@ -193,38 +193,55 @@ function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
  * A record's key path names what the record is about (`main.characters."Dr. Robert Ford"[3].quote`): when the
  * question names what the keys of some records of a source name, that source's records keyed by something else are
  * about another, however well their values match ("Winning doesn't mean anything unless someone else loses", the
- * Man in Black's, for "Ford says you can't play God unless you know someone. Who?"). Each sentence of a record's
- * value belongs to its key, not only the first.
+ * Man in Black's, for "In the Westworld quotes, Ford says you can't play God unless you know someone. Who?"); unless
+ * their own words name it too ("Ford built a god in the park", Bernard's, for "Which character says Ford built a
+ * god?"), not only another name of the question ("I'm a god."). Each sentence of a record's value belongs to its key,
+ * not only the first.
  */
 function recordsOfNamed(question: Question, candidates: Candidate[]): Candidate[] {
   const names = questionNames(question.text);
   if (names.size === 0) return candidates;
-  const keys = new Map(candidates.map((candidate) => [candidate, recordKey(candidate)]));
-  const namesOne = (key: string | undefined) =>
-    key !== undefined && contentStems(key).some((stem) => names.has(stem));
+  const keys = new Map([...recordKeys(candidates)].map(([candidate, key]) => [candidate, contentStems(key)]));
+  const keyedNames = new Set([...keys.values()].flat().filter((stem) => names.has(stem)));
+  if (keyedNames.size === 0) return candidates;
+  const namesKeyed = (stems: Iterable<string>) => [...stems].some((stem) => keyedNames.has(stem));
   const naming = new Set(
-    [...keys].filter(([, key]) => namesOne(key)).map(([candidate]) => sourceOf(candidate)),
+    [...keys].filter(([, key]) => namesKeyed(key)).map(([candidate]) => sourceOf(candidate)),
   );
-  if (naming.size === 0) return candidates;
   return candidates.filter((candidate) => {
     const key = keys.get(candidate);
-    return key === undefined || !naming.has(sourceOf(candidate)) || namesOne(key);
+    return (
+      key === undefined || !naming.has(sourceOf(candidate)) || namesKeyed(key) || namesKeyed(candidate.stems)
+    );
   });
 }
 
-/** The key of the record a sentence is of: its line's `name: value` key, whichever sentence of the value it is. */
-function recordKey(candidate: Candidate): string | undefined {
-  const { text } = candidate.passage;
-  const at = text.indexOf(candidate.sentence);
-  if (at < 0) return undefined;
-  const line = text.slice(text.lastIndexOf('\n', at) + 1, at + candidate.sentence.length);
-  if (!RECORD_LINE.test(line)) return undefined;
-  const key = line.slice(0, line.indexOf(': '));
-  return KEY_PATH.test(key) ? key : undefined;
+/**
+ * The key of the record each sentence is of, for those of structured records (`KEY_PATH`): its line's `name: value`
+ * key, whichever sentence of the value it is. Each passage is read once, from where its sentence before ended, so a
+ * sentence is found at its own place, not where an earlier record says the same.
+ */
+function recordKeys(candidates: Candidate[]): Map<Candidate, string> {
+  const keys = new Map<Candidate, string>();
+  const readTo = new Map<ContextPassage, number>();
+  for (const candidate of candidates) {
+    const { text } = candidate.passage;
+    const at = text.indexOf(candidate.sentence, readTo.get(candidate.passage) ?? 0);
+    if (at < 0) continue;
+    readTo.set(candidate.passage, at + candidate.sentence.length);
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, at + candidate.sentence.length);
+    if (!RECORD_LINE.test(line)) continue;
+    const key = line.slice(0, line.indexOf(': '));
+    if (KEY_PATH.test(key)) keys.set(candidate, key);
+  }
+  return keys;
 }
 
-/** A structured record's key path, as a JSON leaf's: dotted or indexed, spaced only within quotes. */
-const KEY_PATH = /^(?=[^:]*[.[])(?:[^\s:"]|"[^"\n]*")+$/;
+/**
+ * A structured record's key path, as a JSON leaf's: spaced only within quotes, and indexed or quoting a key
+ * (`main.characters."Man in Black"[6].quote`, `items[2].name`); not a site's name ("ford.com") or a version.
+ */
+const KEY_PATH = /^(?=[^:]*(?:\[\d+\]|"))(?:[^\s:"]|"[^"\n]*")+$/;
 
 /**
  * For a question asking the most or least of a thing, whether a sentence ranks it alike in other words (question.ts

@@ -25,25 +25,6 @@ export function markdownHeading(line: string): Heading | undefined {
   return text === '' ? undefined : { level: mark[0].trimEnd().length, text };
 }
 
-/**
- * The words of a title page: a first page opening with a heading of the first level, with the lines under it up to
- * the next heading, when they are this few. A deck's title slide is ("# ROOT - Based Analysis at CDF", its outline,
- * its speaker, "For the OSU Group and CDF Root2001 Workshop June 14, 2001"); a read-me's opening section runs longer.
- */
-const TITLE_PAGE_WORDS = 60;
-
-/** The title page a document's first page opens with (`TITLE_PAGE_WORDS`), if it does. */
-export function titlePage(text: string): string | undefined {
-  const opening = text.trimStart();
-  if (markdownHeading(opening.split('\n', 1)[0]!)?.level !== 1) return undefined;
-  const nextHeading = opening.search(NEXT_HEADING);
-  const page = (nextHeading < 0 ? opening : opening.slice(0, nextHeading)).trimEnd();
-  return page.split(/\s+/).length <= TITLE_PAGE_WORDS ? page : undefined;
-}
-
-/** A heading's mark opening a line after the first. */
-const NEXT_HEADING = new RegExp(`\\n[ \\t]*${HEADING_MARK_SOURCE}`);
-
 /** A heading's text without the run of #'s closing it, which a space or tab parts from it or which is all of it. */
 function withoutClosingMarks(text: string): string {
   let end = text.length;

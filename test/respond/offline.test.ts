@@ -412,22 +412,35 @@ describe('offline responder', () => {
   );
 
   it("answers from the records keyed by the name a question uses, not another's matching its other words", () => {
-    const quotes = firstPassage(
-      'quotes.json',
-      [
+    const quotes = (...lines: string[]) => firstPassage('quotes.json', lines.join('\n'));
+    const reply = composeReply('In the quotes, Pike says nobody wins unless they know something. What?', [
+      quotes(
         'main.characters."Ada Marsh"[0].quote: Nobody wins unless somebody loses. Keep the score.',
         'main.characters."Ada Marsh"[0].season: 1',
         'main.characters."Owen Pike"[0].quote: You cannot win at sea without knowing the storm.',
         'main.characters."Owen Pike"[0].season: 1',
         'main.characters."Owen Pike"[1].quote: Every harbour keeps a light.',
         'main.characters."Owen Pike"[1].season: 2',
-      ].join('\n'),
-    );
-    const reply = composeReply('In the quotes, Pike says nobody wins unless they know something. What?', [
-      quotes,
+      ),
     ]);
     expect(reply.text).toMatch(/^main\.characters\."Owen Pike"\(0\)\.quote: You cannot win at sea/);
     expect(reply.text).not.toContain('Ada Marsh');
+    // A record of another key whose own words name the one asked about still answers.
+    const praise = quotes(
+      'main.characters."Ada Marsh"[0].quote: Pike never loses at cards.',
+      'main.characters."Owen Pike"[0].quote: The sea keeps its own counsel.',
+    );
+    expect(composeReply('In the quotes, who says that Pike never loses?', [praise]).text).toMatch(
+      /^main\.characters\."Ada Marsh"\(0\)\.quote: Pike never loses at cards\./,
+    );
+    // A sentence is of the record it is read in, though an earlier record says the same.
+    const echoed = quotes(
+      'main.characters."Ada Marsh"[0].quote: My rule: Never sail when the gulls fly inland.',
+      'main.characters."Owen Pike"[0].quote: You cannot win at sea. Never sail when the gulls fly inland.',
+    );
+    expect(composeReply('In the quotes, when does Pike say never to sail?', [echoed]).text).toMatch(
+      /^Never sail when the gulls fly inland\./,
+    );
   });
 
   it('quotes what to do after a sentence saying what does not happen, for a question asking how to do something', () => {

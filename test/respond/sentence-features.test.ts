@@ -21,6 +21,13 @@ function feature(question: string, text: string, name: (typeof SENTENCE_FEATURES
   );
 }
 
+/** The coverage feature of the row whose sentence starts so. */
+function coverageIn(rows: ReturnType<typeof featureRows>, start: string): number {
+  return rows.find((row) => row.candidate.sentence.startsWith(start))!.features[
+    SENTENCE_FEATURES.indexOf('coverage')
+  ]!;
+}
+
 describe('sentence features', () => {
   it('are the ones the committed weights were trained on, in their order', () => {
     // A feature added or moved without retraining (bench/train-responder.ts --write) would be weighed as another.
@@ -75,6 +82,7 @@ describe('sentence features', () => {
       sourceName: 'survey.pptx',
       page,
       number: page,
+      chunkIndex: page - 1,
     });
     const rows = featureRows(
       readQuestion('What did the North Quay team ask the Tide Board to add to its website?'),
@@ -86,11 +94,22 @@ describe('sentence features', () => {
         deck(16, '## Requests\n\nA page on the website where any member may upload tide charts.'),
       ],
     );
-    const coverage = (start: string) =>
-      rows.find((row) => row.candidate.sentence.startsWith(start))!.features[
-        SENTENCE_FEATURES.indexOf('coverage')
-      ]!;
-    expect(coverage('A page on the website')).toBeGreaterThan(coverage('For the North Quay'));
+    expect(coverageIn(rows, 'A page on the website')).toBeGreaterThan(coverageIn(rows, 'For the North Quay'));
+    // Only a source's first chunk opens with its title page, not a later short section of a text's one page.
+    const guide = (chunkIndex: number, text: string): ContextPassage => ({
+      ...passage(text),
+      sourceName: 'guide.md',
+      chunkIndex,
+      number: chunkIndex + 1,
+    });
+    const sections = featureRows(readQuestion('What is the upload limit of the Pro plan?'), [
+      guide(
+        0,
+        `# Limits\n\nThe free plan limits each upload to 1 GB. ${'Larger files are refused at once. '.repeat(10)}`,
+      ),
+      guide(1, '# Pro plan\n\nThe Pro plan is the paid tier. It costs $10 a month.'),
+    ]);
+    expect(coverageIn(sections, 'The free plan')).toBeLessThan(1);
   });
 
   it("credits a follow-up's topic to every sentence of a source that names it", () => {

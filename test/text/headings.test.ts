@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownHeading, titlePage, withDeeperHeadings } from '../../daemon/text/headings.ts';
+import { markdownHeading, withDeeperHeadings } from '../../daemon/text/headings.ts';
 
 describe('markdownHeading', () => {
   it.each([
@@ -27,21 +27,5 @@ describe('withDeeperHeadings', () => {
     expect(withDeeperHeadings('# Slide\ntext # not a heading\n## Part\n###### Deepest\n#hashtag')).toBe(
       '## Slide\ntext # not a heading\n### Part\n###### Deepest\n#hashtag',
     );
-  });
-});
-
-describe('titlePage', () => {
-  it('is the first-level heading a text opens with and the lines under it, up to the next heading', () => {
-    const slide = '# Harbour Survey\nNorth Quay Team\nFor the Tide Board, May 3, 2024';
-    expect(titlePage(`\n${slide}\n\n## Findings\nThe quay needs dredging.`)).toBe(slide);
-    expect(titlePage(slide)).toBe(slide);
-  });
-
-  it('is none under a heading of another level, nor over a long opening section', () => {
-    expect(titlePage('## Findings\nThe quay needs dredging.')).toBeUndefined();
-    expect(titlePage('The quay needs dredging.\n# Harbour Survey')).toBeUndefined();
-    expect(
-      titlePage(`# Mammoth\n\n${'Mammoth converts documents to clean HTML. '.repeat(12)}`),
-    ).toBeUndefined();
   });
 });
