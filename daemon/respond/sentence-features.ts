@@ -14,6 +14,7 @@ import {
   holdsOrLeansOn,
   labelsNothing,
   labelsValue,
+  positionIn,
   saidBy,
   sourceOf,
 } from './candidates.ts';
@@ -92,13 +93,13 @@ export function featureRows(
 }
 
 /**
- * The question's terms each source's name, or the title page its first chunk opens with, holds. They tell which document a question asks about
- * ("What did the hogs get to eat in the Harvard sentence list?" of harvard_sentences.json), as a follow-up's topic
- * does: each sentence of the source meeting the question in words of its own holds them (`namedFor`), so those words
- * decide between its sentences, not the one sentence that repeats the document's name ("The Harvard sentences are a
- * collection of sample phrases") or a line of its title slide ("For the OSU Group and CDF Root2001 Workshop" for
- * "What did the CDF/OSU group ask to have added to the ROOT website?"). Not the words pointing at any source:
- * "document" in "document.pdf" names nothing.
+ * The question's terms each source's name, or the title page its first chunk opens with, holds. They tell which
+ * document a question asks about ("What did the hogs get to eat in the Harvard sentence list?" of
+ * harvard_sentences.json), as a follow-up's topic does: each sentence of the source meeting the question in words
+ * of its own holds them (`namedFor`), so those words decide between its sentences, not the one sentence that
+ * repeats the document's name ("The Harvard sentences are a collection of sample phrases") or a line of its title
+ * slide ("For the OSU Group and CDF Root2001 Workshop" for "What did the CDF/OSU group ask to have added to the ROOT
+ * website?"). Not the words pointing at any source: "document" in "document.pdf" names nothing.
  */
 function namedBySources(question: Question, candidates: Candidate[]): Map<string, Set<string>> {
   const names = new Map<string, string[]>();
@@ -226,22 +227,28 @@ function recordKeys(candidates: Candidate[]): Map<Candidate, string> {
   const readTo = new Map<ContextPassage, number>();
   for (const candidate of candidates) {
     const { text } = candidate.passage;
-    const at = text.indexOf(candidate.sentence, readTo.get(candidate.passage) ?? 0);
+    const at = positionIn(text, candidate.sentence, readTo.get(candidate.passage) ?? 0);
     if (at < 0) continue;
     readTo.set(candidate.passage, at + candidate.sentence.length);
     const line = text.slice(text.lastIndexOf('\n', at) + 1, at + candidate.sentence.length);
     if (!RECORD_LINE.test(line)) continue;
     const key = line.slice(0, line.indexOf(': '));
-    if (KEY_PATH.test(key)) keys.set(candidate, key);
+    if (KEY_PATH.test(key) || (readsJson(candidate.passage) && JSON_PATH.test(key))) keys.set(candidate, key);
   }
   return keys;
 }
 
 /**
  * A structured record's key path, as a JSON leaf's: spaced only within quotes, and indexed or quoting a key
- * (`main.characters."Man in Black"[6].quote`, `items[2].name`); not a site's name ("ford.com") or a version.
+ * (`main.characters."Man in Black"[6].quote`, `items[2].name`); not a site's name ("ford.com") or a version...
  */
 const KEY_PATH = /^(?=[^:]*(?:\[\d+\]|"))(?:[^\s:"]|"[^"\n]*")+$/;
+/** ...but in a JSON source, whose reader writes every leaf's path, a dotted one too (`quotes.Ford`). */
+const JSON_PATH = /^[^\s:."]+(?:\.[^\s:."]+)+$/;
+
+function readsJson(passage: ContextPassage): boolean {
+  return extname(passage.sourceName).toLowerCase() === '.json';
+}
 
 /**
  * For a question asking the most or least of a thing, whether a sentence ranks it alike in other words (question.ts

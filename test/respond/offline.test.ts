@@ -413,7 +413,8 @@ describe('offline responder', () => {
 
   it("answers from the records keyed by the name a question uses, not another's matching its other words", () => {
     const quotes = (...lines: string[]) => firstPassage('quotes.json', lines.join('\n'));
-    const reply = composeReply('In the quotes, Pike says nobody wins unless they know something. What?', [
+    const asked = 'In the quotes, Pike says nobody wins unless they know something. What?';
+    const reply = composeReply(asked, [
       quotes(
         'main.characters."Ada Marsh"[0].quote: Nobody wins unless somebody loses. Keep the score.',
         'main.characters."Ada Marsh"[0].season: 1',
@@ -441,6 +442,23 @@ describe('offline responder', () => {
     expect(composeReply('In the quotes, when does Pike say never to sail?', [echoed]).text).toMatch(
       /^Never sail when the gulls fly inland\./,
     );
+    // Read in place though a sentence's spaces are not the text's, where a later record says the same.
+    const spaced = quotes(
+      'main.characters."Owen Pike"[0].quote: Listen. The tide\u00a0turns at dawn.',
+      'main.characters."Ada Marsh"[0].quote: Nobody wins unless somebody loses.',
+      'main.characters."Owen Pike"[1].quote: You cannot win at sea without knowing the storm.',
+      'main.characters."Cal Reyes"[0].quote: I said it. The tide turns at dawn.',
+    );
+    expect(composeReply(asked, [spaced]).text).not.toContain('Ada Marsh');
+    // A JSON source's dotted paths are keys too.
+    const dotted = quotes(
+      'quotes.Ada.quote: Nobody wins unless somebody loses. Keep the score.',
+      'quotes.Ada.season: 1',
+      'quotes.Pike.quote: You cannot win at sea without knowing the storm.',
+      'quotes.Pike.season: 1',
+      'quotes.Pike.motto: Every harbour keeps a light.',
+    );
+    expect(composeReply(asked, [dotted]).text).toMatch(/^quotes\.Pike\.quote: You cannot win at sea/);
   });
 
   it('quotes what to do after a sentence saying what does not happen, for a question asking how to do something', () => {
