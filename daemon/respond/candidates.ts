@@ -165,17 +165,13 @@ export function sectionOf(candidate: Candidate): Heading[] {
   return path;
 }
 
-/**
- * Where a sentence first starts in a text, at `from` or after it, its whitespace aside (a sentence reads a run of
- * spaces or a non-breaking space as one space); -1 when the text does not hold it.
- */
-export function positionIn(text: string, sentence: string, from = 0): number {
+/** Where a sentence starts in a text, its whitespace aside; -1 when the text does not hold it. */
+function positionIn(text: string, sentence: string): number {
+  const at = text.indexOf(sentence);
+  if (at >= 0) return at;
   const words = sentence.slice(0, SENTENCE_PREFIX).split(/\s+/).filter(Boolean);
-  if (words.length === 0) return -1;
   const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const found = new RegExp(escaped.join('\\s+'), 'g');
-  found.lastIndex = from;
-  return found.exec(text)?.index ?? -1;
+  return escaped.length === 0 ? -1 : text.search(new RegExp(escaped.join('\\s+')));
 }
 
 /** The start of a sentence that finds it in a text. */

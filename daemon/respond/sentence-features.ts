@@ -14,7 +14,6 @@ import {
   holdsOrLeansOn,
   labelsNothing,
   labelsValue,
-  positionIn,
   saidBy,
   sourceOf,
 } from './candidates.ts';
@@ -63,9 +62,10 @@ export function featureRows(
   passages: ContextPassage[],
 ): { candidate: Candidate; features: number[] }[] {
   const writesContact = contactAsked(question);
+  const read = candidateSentences(passages);
   const candidates = aboutNamed(
     question,
-    candidateSentences(passages).filter((candidate) => competes(question, writesContact, candidate)),
+    read.filter((candidate) => competes(question, writesContact, candidate)),
   );
   if (candidates.length === 0 || question.terms.size === 0) return [];
   const weight = rarity(question, candidates);
@@ -78,7 +78,7 @@ export function featureRows(
   const named = namedBySources(question, candidates);
   const saysSuperlativeOtherwise = superlativeOtherwise(question);
   // Weighed among all the candidates: among a name's records alone the question's own verb ("say") turns rare.
-  return recordsOfNamed(question, candidates).map((candidate) => ({
+  return recordsOfNamed(question, candidates, recordKeys(read)).map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
       weight,
@@ -199,10 +199,14 @@ function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
  * god?"), not only another name of the question ("I'm a god."). Each sentence of a record's value belongs to its key,
  * not only the first.
  */
-function recordsOfNamed(question: Question, candidates: Candidate[]): Candidate[] {
+function recordsOfNamed(
+  question: Question,
+  candidates: Candidate[],
+  keysRead: ReadonlyMap<Candidate, string>,
+): Candidate[] {
   const names = questionNames(question.text);
   if (names.size === 0) return candidates;
-  const keys = new Map([...recordKeys(candidates)].map(([candidate, key]) => [candidate, contentStems(key)]));
+  const keys = new Map([...keysRead].map(([candidate, key]) => [candidate, contentStems(key)]));
   const keyedNames = new Set([...keys.values()].flat().filter((stem) => names.has(stem)));
   if (keyedNames.size === 0) return candidates;
   const namesKeyed = (stems: Iterable<string>) => [...stems].some((stem) => keyedNames.has(stem));
@@ -218,24 +222,29 @@ function recordsOfNamed(question: Question, candidates: Candidate[]): Candidate[
 }
 
 /**
- * The key of the record each sentence is of, for those of structured records (`KEY_PATH`): its line's `name: value`
- * key, whichever sentence of the value it is. Each passage is read once, from where its sentence before ended, so a
- * sentence is found at its own place, not where an earlier record says the same.
+ * The key of the record each sentence is of, for those of structured records (`KEY_PATH`): a record's first sentence
+ * opens with its key (`main.characters."Man in Black"[6].quote: You want to know who I am?`), and the sentences after
+ * it are of its value ("I'm a god."), up to the next record's. Read from all of the passages' sentences, before any
+ * is set aside, in their order, which `candidateSentences` keeps (headings after them): no search of the text.
  */
-function recordKeys(candidates: Candidate[]): Map<Candidate, string> {
+function recordKeys(read: Candidate[]): Map<Candidate, string> {
   const keys = new Map<Candidate, string>();
-  const readTo = new Map<ContextPassage, number>();
-  for (const candidate of candidates) {
-    const { text } = candidate.passage;
-    const at = positionIn(text, candidate.sentence, readTo.get(candidate.passage) ?? 0);
-    if (at < 0) continue;
-    readTo.set(candidate.passage, at + candidate.sentence.length);
-    const line = text.slice(text.lastIndexOf('\n', at) + 1, at + candidate.sentence.length);
-    if (!RECORD_LINE.test(line)) continue;
-    const key = line.slice(0, line.indexOf(': '));
-    if (KEY_PATH.test(key) || (readsJson(candidate.passage) && JSON_PATH.test(key))) keys.set(candidate, key);
+  let last: { passage: ContextPassage; key: string | undefined } | undefined;
+  for (const candidate of read) {
+    let key: string | undefined;
+    if (RECORD_LINE.test(candidate.sentence)) key = keyOf(candidate);
+    else if (!candidate.heading && last?.passage === candidate.passage) key = last.key;
+    if (key !== undefined) keys.set(candidate, key);
+    last = { passage: candidate.passage, key };
   }
   return keys;
+}
+
+/** The key path a record's sentence (`RECORD_LINE`) opens with, if it is one. */
+function keyOf(candidate: Candidate): string | undefined {
+  const { sentence } = candidate;
+  const key = sentence.slice(0, sentence.indexOf(': '));
+  return KEY_PATH.test(key) || (readsJson(candidate.passage) && JSON_PATH.test(key)) ? key : undefined;
 }
 
 /**
@@ -246,6 +255,7 @@ const KEY_PATH = /^(?=[^:]*(?:\[\d+\]|"))(?:[^\s:"]|"[^"\n]*")+$/;
 /** ...but in a JSON source, whose reader writes every leaf's path, a dotted one too (`quotes.Ford`). */
 const JSON_PATH = /^[^\s:."]+(?:\.[^\s:."]+)+$/;
 
+/** Whether a passage is of a JSON source. */
 function readsJson(passage: ContextPassage): boolean {
   return extname(passage.sourceName).toLowerCase() === '.json';
 }

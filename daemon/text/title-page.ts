@@ -1,4 +1,4 @@
-/** A document's title page, as a deck's title slide or a paper's first lines give it. */
+/** A document's title page: the title slide a deck opens with, its title, speaker, venue and outline. */
 import { HEADING_MARK, markdownHeading } from './headings.ts';
 import { FENCE } from './sentences.ts';
 import { wordCount } from './words.ts';

@@ -426,6 +426,14 @@ describe('offline responder', () => {
     ]);
     expect(reply.text).toMatch(/^main\.characters\."Owen Pike"\(0\)\.quote: You cannot win at sea/);
     expect(reply.text).not.toContain('Ada Marsh');
+    // A value's later sentences are of its record's key too.
+    const later = quotes(
+      'main.characters."Ada Marsh"[0].quote: Listen. Nobody wins unless they know the tide.',
+      'main.characters."Owen Pike"[0].quote: You cannot win at sea without knowing the storm.',
+    );
+    expect(composeReply(asked, [later]).text).toMatch(
+      /^main\.characters\."Owen Pike"\(0\)\.quote: You cannot win/,
+    );
     // A record of another key whose own words name the one asked about still answers.
     const praise = quotes(
       'main.characters."Ada Marsh"[0].quote: Pike never loses at cards.',
