@@ -78,7 +78,7 @@ export function featureRows(
   const named = namedBySources(question, candidates);
   const saysSuperlativeOtherwise = superlativeOtherwise(question);
   // Weighed among all the candidates: among a name's records alone the question's own verb ("say") turns rare.
-  return recordsOfNamed(question, candidates, recordKeys(read)).map((candidate) => ({
+  return recordsOfNamed(question, candidates, read).map((candidate) => ({
     candidate,
     features: sentenceFeatures(question, candidate, {
       weight,
@@ -197,16 +197,12 @@ function aboutNamed(question: Question, candidates: Candidate[]): Candidate[] {
  * Man in Black's, for "In the Westworld quotes, Ford says you can't play God unless you know someone. Who?"); unless
  * their own words name it too ("Ford built a god in the park", Bernard's, for "Which character says Ford built a
  * god?"), not only another name of the question ("I'm a god."). Each sentence of a record's value belongs to its key,
- * not only the first.
+ * not only the first; keys are read from all of the passages' sentences (`read`), before any was set aside.
  */
-function recordsOfNamed(
-  question: Question,
-  candidates: Candidate[],
-  keysRead: ReadonlyMap<Candidate, string>,
-): Candidate[] {
+function recordsOfNamed(question: Question, candidates: Candidate[], read: Candidate[]): Candidate[] {
   const names = questionNames(question.text);
   if (names.size === 0) return candidates;
-  const keys = new Map([...keysRead].map(([candidate, key]) => [candidate, contentStems(key)]));
+  const keys = new Map([...recordKeys(read)].map(([candidate, key]) => [candidate, contentStems(key)]));
   const keyedNames = new Set([...keys.values()].flat().filter((stem) => names.has(stem)));
   if (keyedNames.size === 0) return candidates;
   const namesKeyed = (stems: Iterable<string>) => [...stems].some((stem) => keyedNames.has(stem));
