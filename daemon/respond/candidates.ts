@@ -201,7 +201,10 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
-  if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
+  // A label over another label ("...contributions to Mammoth:" over "* [Craig Leinoff](...):") introduces a list
+  // of labels (`listAfter`), not a value.
+  if (sentence.endsWith(':'))
+    return candidate.listed?.join('; ') ?? (following?.endsWith(':') ? undefined : following);
   if (ENDS_BEFORE_ITS_OBJECT.test(sentence) || labelsValueBelow(sentence, following)) return following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
@@ -327,6 +330,9 @@ function listAfter(text: string, label: string): string[] | undefined {
     if (blank || (carriesOn && !isItem)) continue;
     if (!isItem) break;
     const item = listedItem(sentences(line)[0] ?? line);
+    // A list nested under each of a list's labels is read without its indent, so which item is whose is lost: a
+    // list of labels is no list, and an item's list ends at the next label.
+    if (item.endsWith(':')) break;
     listedWords += wordCount(item);
     if (items.length === LISTED_ITEMS || (items.length > 0 && listedWords > LISTED_WORDS)) break;
     items.push(item);
@@ -399,7 +405,7 @@ function readText(text: string): PassageReading {
       HEADING_MARK.test(all[0] ?? ''),
     ).map((sentence, index, split) => {
       const shortest = labelsValueBelow(sentence, split[index + 1]) ? SHORTEST_FIELD : undefined;
-      const reading = readSentence(sentence, shortest);
+      const reading = withFragmentValue(readSentence(sentence, shortest), split[index + 1]);
       const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
       return listed === undefined ? reading : { ...reading, listed };
     }),
@@ -429,6 +435,16 @@ function readSentence(text: string, shortestAsRead = SHORTEST_CANDIDATE): Senten
         ? undefined
         : text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '),
   };
+}
+
+/**
+ * A label holds the words of a value after it too short to be a candidate of its own, which it is quoted with: "* [John
+ * McLear](https://github.com/JohnMcLear):" over "* Underline support" answers who gave underline support.
+ */
+function withFragmentValue(label: SentenceReading, value: string | undefined): SentenceReading {
+  if (!label.text.endsWith(':') || value === undefined || readSentence(value).key !== undefined) return label;
+  const stems = [...label.stems, ...contentStems(value)];
+  return { ...label, stems };
 }
 
 /** A link's address as a badge or a link in Markdown writes it: narrower than a web address in prose (`www.`). */

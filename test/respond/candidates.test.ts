@@ -107,6 +107,29 @@ describe('labelledValue', () => {
     );
   });
 
+  it("is a labelled item's own list when a list of labels is read without its indents", () => {
+    // Each name's nested list, its indent lost: a label's list ends at the next label, and a list of labels is
+    // no value for the label over it.
+    const text =
+      'Thanks to these people:\n\n* Ada Byron, Countess:\n\n* Loop support\n\n* Alan Curtis Kay:\n\n* Object support\n* Message passing\n\n* Grace Hopper:\n\n* Compiler support';
+    expect(introduced(text, '* Alan')).toBe('Object support; Message passing');
+    expect(introduced(text, '* Ada')).toBe('* Loop support');
+    expect(introduced(text, 'Thanks')).toBeUndefined();
+  });
+
+  it('holds the words of a value too short to be a candidate of its own', () => {
+    const text =
+      'Thanks to these people:\n\n* Ada Byron, Countess:\n\n* Loop support\n\n* Alan Curtis Kay:\n\n* Object support';
+    const candidates = candidateSentences([passage(text)]);
+    expect(candidates.map((candidate) => candidate.sentence)).toEqual([
+      'Thanks to these people:',
+      '* Ada Byron, Countess:',
+      '* Alan Curtis Kay:',
+    ]);
+    expect(candidates[1]!.stems.has(term('loop'))).toBe(true);
+    expect(candidates[2]!.stems.has(term('loop'))).toBe(false);
+  });
+
   it('is what follows a sentence ending where its object should be, as a page puts a row of names after it', () => {
     const page =
       'Lakeview is recommended by. National Geographic Traveler, Travel Leisure, The New York Times';

@@ -541,6 +541,25 @@ describe('offline responder', () => {
     );
   });
 
+  it("answers who gave what from a read-me's list of names, each over its own nested list", () => {
+    // As a Markdown reader keeps a nested list: its indents lost, a blank line between items.
+    const thanks = firstPassage(
+      'quaykit.md',
+      '## Acknowledgements\n\nThanks to the following people for their contributions to Quaykit:\n\n' +
+        '* [Ada Byron](https://github.com/ada):\n\n* Tide tables\n\n' +
+        '* [Alan Kay](https://github.com/alan):\n\n* Anchor support\n\n' +
+        '* [Grace Hopper](https://github.com/grace):\n\n* Buoy export\n* Harbour maps',
+    );
+    const docs: ContextPassage = {
+      ...firstPassage('quaykit.md', '## Anchors\n\nAnchor support is turned on with the `anchors` option.'),
+      number: 2,
+      score: 0.5,
+    };
+    const reply = composeReply('Who contributed anchor support to Quaykit?', [thanks, docs]).text;
+    expect(reply).toMatch(/^\[Alan Kay\]\(https:\/\/github\.com\/alan\): Anchor support\./);
+    expect(reply).not.toMatch(/Ada Byron\]\([^)]*\):[;.]/);
+  });
+
   it('never opens with a label whose value its passage does not hold', () => {
     const page = firstPassage(
       'harbour.html',
