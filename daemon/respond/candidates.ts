@@ -201,7 +201,7 @@ export function repeats(candidate: Candidate, other: Candidate): boolean {
  */
 export function labelledValue(candidate: Candidate): string | undefined {
   const { sentence, following } = candidate;
-  if (sentence.endsWith(':')) return (candidate.listed && listQuoted(candidate.listed)) ?? following;
+  if (sentence.endsWith(':')) return candidate.listed?.join('; ') ?? following;
   if (ENDS_BEFORE_ITS_OBJECT.test(sentence) || labelsValueBelow(sentence, following)) return following;
   return sentence.endsWith('?') && !following?.endsWith('?') ? following : undefined;
 }
@@ -311,14 +311,11 @@ const LISTED_ITEMS = 12;
 /**
  * The list a label on a line of its own introduces ("The following features are currently supported:" and the
  * items under it), as its items' first sentences: "Headings", "Lists", "Tables". The lines an item wraps onto follow it
- * without a blank line; a line after a blank that is no item ends the list. A label that is a list's item itself
- * ("* [Chris Price](https://github.com/studiochris):") introduces the list nested under it, which text is read
- * without its indents (normalize.ts): the next item that is a label too is its sibling, and ends the list.
+ * without a blank line; a line after a blank that is no item ends the list.
  */
 function listAfter(text: string, label: string): string[] | undefined {
   const at = text.indexOf(`${label}\n`);
   if (at < 0) return undefined;
-  const nested = LIST_ITEM.test(label);
   const items: string[] = [];
   let listedWords = 0;
   let afterBlank = false;
@@ -330,22 +327,11 @@ function listAfter(text: string, label: string): string[] | undefined {
     if (blank || (carriesOn && !isItem)) continue;
     if (!isItem) break;
     const item = listedItem(sentences(line)[0] ?? line);
-    if (nested && item.endsWith(':')) break;
     listedWords += wordCount(item);
     if (items.length === LISTED_ITEMS || (items.length > 0 && listedWords > LISTED_WORDS)) break;
     items.push(item);
   }
   return items.length > 1 ? items : undefined;
-}
-
-/**
- * A list's items as a reply quotes them, each after the last but a label's items after it: "[Craig Leinoff](...):
- * Document transforms; [John McLear](...): Underline support".
- */
-function listQuoted(items: readonly string[]): string {
-  return items.reduce((quoted, item, index) =>
-    index === 0 ? item : `${quoted}${items[index - 1]!.endsWith(':') ? ' ' : '; '}${item}`,
-  );
 }
 
 /** A list item's first sentence as a list quotes it: without its mark and its final stop. */
@@ -415,8 +401,7 @@ function readText(text: string): PassageReading {
       const shortest = labelsValueBelow(sentence, split[index + 1]) ? SHORTEST_FIELD : undefined;
       const reading = readSentence(sentence, shortest);
       const listed = sentence.endsWith(':') ? listAfter(text, sentence) : undefined;
-      if (listed !== undefined) return { ...reading, listed };
-      return labelsItem(sentence, split[index + 1]) ? withItem(reading, split[index + 1]!) : reading;
+      return listed === undefined ? reading : { ...reading, listed };
     }),
     title,
     titleStems: title === undefined ? [] : contentStems(title),
@@ -444,27 +429,6 @@ function readSentence(text: string, shortestAsRead = SHORTEST_CANDIDATE): Senten
         ? undefined
         : text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' '),
   };
-}
-
-/**
- * A list's item labelling the one item nested under it, too short to be a candidate of its own: "* [John
- * McLear](https://github.com/JohnMcLear):" over "* Underline support", as a read-me's acknowledgements read without
- * their indents (`listAfter`). The label is quoted with it (`labelledValue`).
- */
-function labelsItem(label: string, next: string | undefined): boolean {
-  return (
-    next !== undefined &&
-    label.endsWith(':') &&
-    LIST_ITEM.test(label) &&
-    LIST_ITEM.test(next) &&
-    !next.endsWith(':') &&
-    words(next).length < SHORTEST_CANDIDATE
-  );
-}
-
-/** The label holding the words of its item (`labelsItem`): it answers who gave the underline support. */
-function withItem(label: SentenceReading, item: string): SentenceReading {
-  return { ...label, stems: [...label.stems, ...contentStems(item)] };
 }
 
 /** A link's address as a badge or a link in Markdown writes it: narrower than a web address in prose (`www.`). */

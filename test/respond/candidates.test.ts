@@ -107,46 +107,6 @@ describe('labelledValue', () => {
     );
   });
 
-  it("is a labelled item's own list when a list of labels is read without its indents", () => {
-    // Each name's nested list, its indent lost: an item's list ends at the next item that is a label too.
-    const text =
-      'Thanks to these people:\n\n* Ada Byron, Countess:\n\n* Loop support\n\n* Alan Curtis Kay:\n\n* Object support\n* Message passing\n\n* Grace Hopper:\n\n* Compiler support';
-    expect(introduced(text, '* Alan')).toBe('Object support; Message passing');
-    expect(introduced(text, '* Ada')).toBe('* Loop support');
-    // The label over them all quotes them all, each label with its items.
-    expect(introduced(text, 'Thanks')).toBe(
-      'Ada Byron, Countess: Loop support; Alan Curtis Kay: Object support; Message passing; Grace Hopper: Compiler support',
-    );
-    // A label that is no list's item reads on past an item that is a label: one key of a list of keys.
-    expect(introduced('The settings are:\n\n- port:\n- host:\n- workers:', 'The settings')).toBe(
-      'port: host: workers:',
-    );
-  });
-
-  it("holds the words of the one short item nested under it, when it is a list's item", () => {
-    const text =
-      'Thanks to these people:\n\n* Ada Byron, Countess:\n\n* Loop support\n\n* Alan Curtis Kay:\n\n* Object support\n* Message passing';
-    const candidates = candidateSentences([passage(text)]);
-    expect(candidates.map((candidate) => candidate.sentence)).toEqual([
-      'Thanks to these people:',
-      '* Ada Byron, Countess:',
-      '* Alan Curtis Kay:',
-    ]);
-    expect(candidates[1]!.stems.has(term('loop'))).toBe(true);
-    expect(candidates[2]!.stems.has(term('loop'))).toBe(false);
-    // Not the first of several items, which the label quotes as a list.
-    expect(candidates[2]!.stems.has(term('object'))).toBe(false);
-    // Nor a form's label over its value, or a label over a line that is no list's item: the value is what a
-    // question asking for another field names.
-    const form = candidateSentences([
-      passage(
-        'Application form\n\nName of the applicant:\n\nJohn Smith\n\nName of the employer:\n\nAcme Corp',
-      ),
-    ]);
-    const applicant = form.find((candidate) => candidate.sentence.startsWith('Name of the applicant'))!;
-    expect(applicant.stems.has(term('smith'))).toBe(false);
-  });
-
   it('is what follows a sentence ending where its object should be, as a page puts a row of names after it', () => {
     const page =
       'Lakeview is recommended by. National Geographic Traveler, Travel Leisure, The New York Times';

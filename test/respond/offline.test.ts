@@ -541,56 +541,6 @@ describe('offline responder', () => {
     );
   });
 
-  it("answers who gave what from a read-me's list of names, each over its own nested list", () => {
-    // As a Markdown reader keeps a nested list: its indents lost, a blank line between items.
-    const thanks = firstPassage(
-      'quaykit.md',
-      '## Acknowledgements\n\nThanks to the following people for their contributions to Quaykit:\n\n' +
-        '* [Ada Byron](https://github.com/ada):\n\n* Tide tables\n\n' +
-        '* [Alan Kay](https://github.com/alan):\n\n* Anchor support\n\n' +
-        '* [Grace Hopper](https://github.com/grace):\n\n* Buoy export\n* Harbour maps',
-    );
-    const docs: ContextPassage = {
-      ...firstPassage('quaykit.md', '## Anchors\n\nAnchor support is turned on with the `anchors` option.'),
-      number: 2,
-      score: 0.5,
-    };
-    const reply = composeReply('Who contributed anchor support to Quaykit?', [thanks, docs]).text;
-    expect(reply).toMatch(/^\[Alan Kay\]\(https:\/\/github\.com\/alan\): Anchor support\./);
-    // Asked who contributed at all, the label over the list quotes each name with its own items.
-    expect(composeReply('Who contributed to Quaykit?', [thanks, docs]).text).toMatch(
-      /^Thanks to the following people for their contributions to Quaykit: \[Ada Byron\]\(https:\/\/github\.com\/ada\): Tide tables; \[Alan Kay\]/,
-    );
-  });
-
-  it("answers from a form's field, not the label over the value the question names", () => {
-    const form = firstPassage(
-      'application.pdf',
-      'Application form\n\nName of the applicant:\n\nJohn Smith\n\nName of the employer:\n\nAcme Corp',
-    );
-    expect(composeReply('Where does John Smith work?', [form]).text).toMatch(
-      /^Name of the employer: Acme Corp\./,
-    );
-  });
-
-  it('quotes the sentence saying a thing is supported, not an older label over it listing it as unsupported', () => {
-    const oldDocs = firstPassage(
-      'old-docs.md',
-      '## Platform support\n\nThese platforms are not supported yet:\n\nWindows ARM\n\nAll other platforms work out of the box.',
-    );
-    const changelog: ContextPassage = {
-      ...firstPassage(
-        'changelog.md',
-        '## Changelog\n\nRelease 2.1 was published in May. Windows ARM is supported since release 2.1.',
-      ),
-      number: 2,
-      score: 0.5,
-    };
-    expect(composeReply('Is Windows ARM supported?', [oldDocs, changelog]).text).toMatch(
-      /Windows ARM is supported since release 2\.1\./,
-    );
-  });
-
   it('never opens with a label whose value its passage does not hold', () => {
     const page = firstPassage(
       'harbour.html',
