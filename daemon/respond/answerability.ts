@@ -5,6 +5,8 @@
  * question the passages hold tells them apart: an off-topic question's words are mostly missing even from the
  * closest passage.
  */
+
+import { term } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import type { Question } from './question.ts';
@@ -31,6 +33,19 @@ export interface Answerability {
 }
 
 /**
+ * Words saying what the asker wants, needs, knows or wonders ("I want to check whether..."), "going" as in "going to"
+ * and "how is it going", and what is left of a "doesn't" (words.ts keeps "doesn"): a passage answering the question
+ * holds them no more than one that does not, so how much of the question it holds is counted without them. Over the
+ * shared SQuAD half, 7 answerable questions were no longer turned away (3 more replies held the answer) and off-topic
+ * claims were turned away as often (0.972).
+ */
+const ASKERS_TERMS = new Set(
+  `want need know wonder wish whether going doesn don didn isn aren wasn weren hasn haven hadn couldn wouldn shouldn`
+    .split(' ')
+    .map(term),
+);
+
+/**
  * The features of a question whose sentences are ranked, best first. Each term counts as the question weighs it:
  * a follow-up's words fully, the words of the turn it follows less.
  */
@@ -39,7 +54,8 @@ export function answerabilityFeatures(
   passages: ContextPassage[],
   best: Finding,
 ): number[] {
-  const held = (stems: Set<string>): number => termsHeld(question.terms, stems);
+  const terms = [...question.terms].filter(([term]) => !ASKERS_TERMS.has(term));
+  const held = (stems: Set<string>): number => termsHeld(terms, stems);
   const passageStems = passages.map((passage) => new Set(contentStems(passage.text)));
   return [
     best.score,

@@ -53,6 +53,15 @@ describe('answerability', () => {
     expect(spread.termsInPassages).toBeCloseTo(2 / 4);
   });
 
+  it("leaves out the asker's own state: what they want, need or know, and whether", () => {
+    // Counted, "want", "know" and "whether" would leave the sentence holding 3 of the question's 6 words.
+    const features = featuresOf('I want to know whether the lighthouse was built on the cape.');
+    expect(features.termsInBestSentence).toBe(1);
+    expect(features.termsInFirstPassage).toBe(1);
+    // What is left of "doesn't" is no word of the question either.
+    expect(featuresOf("Why doesn't the lamp burn whale oil?").termsInBestSentence).toBe(1);
+  });
+
   it('counts the words of the turn a follow-up refers to less than its own', () => {
     // Own terms "oil", "burn" weigh 1; the context's "lighthouse", "built" a half each, and the best sentence
     // lacks both: 2 of 3, where counted fully they would leave it 2 of 4.

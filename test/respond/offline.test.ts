@@ -1324,6 +1324,23 @@ describe('offline responder', () => {
     }
   });
 
+  it('answers a question in the words of what the asker needs, as it answers one without them', () => {
+    const trust = firstPassage(
+      'lighthouse.pdf',
+      'Cape Lighthouse Trust\n\nThe Cape Lighthouse Trust is an effort to restore the old lighthouse on the northern ' +
+        "cape. See the Trust's Restoration Status page for the current restoration status.\n\nLatest News\n\n" +
+        'The lamp room was repainted in May.',
+    );
+    const ferries: ContextPassage = {
+      ...firstPassage('ferries.txt', 'Ferries leave the harbour every hour. The last ferry leaves at 10 pm.'),
+      number: 2,
+      score: 0.3,
+    };
+    expect(
+      composeReply('Where do I need to go to see how the restoration is going?', [trust, ferries]).text,
+    ).toMatch(/^See the Trust's Restoration Status page/);
+  });
+
   it('says it could not find an answer the passages do not hold, naming the closest sources', async () => {
     const { text, finish } = await collect(
       responder.reply(ask('Which bird migrates the farthest each year?'), {
