@@ -60,6 +60,12 @@ describe('answerability', () => {
     expect(features.termsInFirstPassage).toBe(1);
     // What is left of "doesn't" is no word of the question either.
     expect(featuresOf("Why doesn't the lamp burn whale oil?").termsInBestSentence).toBe(1);
+    // "going" as in "how is it going", but not naming a ship.
+    expect(featuresOf('How is the lighthouse on the cape going?').termsInBestSentence).toBe(1);
+    expect(featuresOf('Was the Going Merry built on the cape?').termsInFirstPassage).toBeCloseTo(1 / 2);
+    // Said of someone else, "need" is what the question asks about, and "known" what the answer says.
+    expect(featuresOf('What did the lighthouse keepers need?').termsInFirstPassage).toBeCloseTo(1 / 3);
+    expect(featuresOf('What was the lighthouse known as?').termsInFirstPassage).toBeCloseTo(1 / 2);
   });
 
   it('counts the words of the turn a follow-up refers to less than its own', () => {

@@ -1341,6 +1341,16 @@ describe('offline responder', () => {
     ).toMatch(/^See the Trust's Restoration Status page/);
   });
 
+  it('answers a question made only of words saying what the asker needs', () => {
+    const visits = firstPassage(
+      'visits.md',
+      'To visit the lighthouse you need a permit from the harbour office.',
+    );
+    expect(composeReply('What do I need?', [visits]).text).toMatch(
+      /^To visit the lighthouse you need a permit/,
+    );
+  });
+
   it('says it could not find an answer the passages do not hold, naming the closest sources', async () => {
     const { text, finish } = await collect(
       responder.reply(ask('Which bird migrates the farthest each year?'), {
