@@ -5,8 +5,6 @@
  * question the passages hold tells them apart: an off-topic question's words are mostly missing even from the
  * closest passage.
  */
-
-import { term } from '../text/words.ts';
 import { contentStems } from './content-words.ts';
 import type { Finding } from './extract.ts';
 import type { Question } from './question.ts';
@@ -33,35 +31,6 @@ export interface Answerability {
 }
 
 /**
- * The asker's own state, "I want to...", "do you know...", "I was wondering...", and "I'd like to know...": what the
- * asker wants, not what an answer holds.
- */
-const ASKERS_STATE =
-  /\b(?:I|we|you)(?:['’](?:m|d|ve))?\s+(?:(?:do|did|would|am|was|are|were|really|just|also|still)\s+)*(want|wanted|need|needed|wish|wonder|wondered|wondering|know)\b/giu;
-const WANTS_TO_KNOW = /\b(?:like|love|want|wanted|need|needed|wish)\s+to\s+(know)\b/giu;
-/** "going" as an auxiliary or in an idiom: "going to rain", "what is going on", "how is it going right now?". */
-const GOING_AUXILIARY = /\b(going)(?=\s+(?:to\s+\p{Ll}|on\b|right\b|now\b)|\s*[?.!]|\s*$)/giu;
-/** What a "doesn't" or a "won't" leaves of itself as a word ("doesn", "won"), and "whether": no word of a topic. */
-const FUNCTION_REMNANT = /\b(\p{L}+n)['’]t\b|\b(whether)\b/giu;
-
-/**
- * The terms of a question saying what its asker wants, needs, knows or wonders, and the function words among them
- * that are no stop words: a passage answering the question holds them no more than one that does not. "Where am I
- * pointed to if I want to check how Tika's incubation is going right now?" is then read as "Where am I pointed to
- * check how Tika's incubation is right now?" is. The same words naming a thing ("the Wonder of the Seas", "the Going
- * Merry") or said of someone else ("What did the settlers need?") still count.
- */
-function askersTerms(question: Question): Set<string> {
-  const found = new Set<string>();
-  for (const pattern of [ASKERS_STATE, WANTS_TO_KNOW, GOING_AUXILIARY, FUNCTION_REMNANT])
-    for (const match of question.text.matchAll(pattern)) {
-      const word = match[1] ?? match[2];
-      if (word !== undefined) found.add(term(word.toLowerCase()));
-    }
-  return found;
-}
-
-/**
  * The features of a question whose sentences are ranked, best first. Each term counts as the question weighs it:
  * a follow-up's words fully, the words of the turn it follows less.
  */
@@ -71,9 +40,8 @@ export function answerabilityFeatures(
   best: Finding,
 ): number[] {
   // Over the shared SQuAD half, 3 answerable questions were no longer turned away, and 1 more reply held the answer;
-  // off-topic claims were turned away as often (0.972). A question of these words alone counts them.
-  const asker = askersTerms(question);
-  const topical = [...question.terms].filter(([term]) => !asker.has(term));
+  // off-topic claims were turned away as often (0.972). A question of the asker's words alone counts them.
+  const topical = [...question.terms].filter(([term]) => !question.askers.has(term));
   const terms = topical.length > 0 ? topical : question.terms;
   const held = (stems: Set<string>): number => termsHeld(terms, stems);
   const passageStems = passages.map((passage) => new Set(contentStems(passage.text)));

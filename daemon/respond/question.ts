@@ -3,6 +3,7 @@ import { type AnswerKind, answerKind, questionNames } from '../text/answer-kind.
 import { CONTEXT_WEIGHT, withContext } from '../text/follow-up.ts';
 import { withPlainVerbs } from '../text/plain-verbs.ts';
 import { isStopWord as isFunctionWord, term, words } from '../text/words.ts';
+import { askersTerms } from './askers-words.ts';
 import { contentStems, isStopWord } from './content-words.ts';
 
 /** What a question asks, as the sentence scorer reads it. */
@@ -20,6 +21,8 @@ export interface Question {
   names: Set<string>;
   /** The terms only the earlier question a follow-up refers to holds: what names its topic. */
   topic: ReadonlySet<string>;
+  /** The terms saying only what the asker wants ("I want to know whether..."), which answerability leaves out. */
+  askers: ReadonlySet<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;
   /** A yes/no question ("Is there a hot tub at Breezy Cove?"): it asks to confirm what it says, not for a thing. */
@@ -57,6 +60,7 @@ export function readQuestion(message: string, context?: string): Question {
     terms,
     known,
     names: questionNames(asked),
+    askers: askersTerms(message, context),
     topic: new Set([...terms].filter(([, weight]) => weight < 1).map(([term]) => term)),
     sequence: own,
     ...(focus === undefined ? {} : { focus }),
