@@ -70,9 +70,10 @@ const DEFAULT_DEPTH = 10;
  * sentences around it, saying how to change it ("For instance, to wrap bold text in `<em>` tags:"), hold as much
  * of the question and more code. For a question asking for no amount, date, place or name, nor what to do, the
  * best sentence stating a default that holds as many of the question's words as the best sentence (the names it
- * uses aside) comes first, if its source holds as many of the question's words as the best sentence's: another
+ * uses aside) comes first, if its source is the best sentence's or holds more of the question's words: another
  * tool's default answers nothing asked of the first ("By default, the underlining of any text is ignored", of
- * Mammoth's read-me, for "Which kinds of text emphasis does the sample Word document show off?").
+ * Mammoth's read-me, for "Which kinds of text emphasis does the sample Word document show off?", where the read-me
+ * holds "emphasis" as the sample holds "sample").
  */
 function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
   const best = ranked[0];
@@ -88,7 +89,8 @@ function defaultFirst(question: Question, ranked: Finding[]): Finding[] {
     const count = held(candidate);
     if (count <= most) return;
     heldBy ??= questionTermsHeldBySource(question, ranked);
-    if (heldBy(candidate) < heldBy(best.candidate)) return;
+    const otherSource = sourceOf(candidate) !== sourceOf(best.candidate);
+    if (heldBy(candidate) < heldBy(best.candidate) + (otherSource ? 1 : 0)) return;
     most = count;
     chosen = index;
   });

@@ -225,6 +225,19 @@ describe('firstFindingFirst', () => {
         [ignored, 0.9],
       ]),
     ).toBe(sample);
+    // Nor when another tool's source holds as many, but other, words of the question: "emphasis", not "sample".
+    const [underlining, emphasis] = sentencesOf(
+      'converter.md',
+      'By default, the underlining of any text is ignored since underlining can be confused with links in HTML documents.\n\nWord documents often use underlining for emphasis.',
+    );
+    expect(
+      firstOf('Which kinds of text emphasis does the sample Word document say it shows off?', [
+        [sample, 5.7],
+        [underlining, 0.9],
+        [shows, 0.8],
+        [emphasis, 0.5],
+      ]),
+    ).toBe(sample);
     const [stated] = sentencesOf(
       'sample.doc',
       'By default, text in the sample document is shown in Calibri.',
