@@ -39,11 +39,13 @@ export function answerabilityFeatures(
   passages: ContextPassage[],
   best: Finding,
 ): number[] {
-  // Over the shared SQuAD half, 3 answerable questions were no longer turned away, and 1 more reply held the answer;
-  // off-topic claims were turned away as often (0.972). A question of the asker's words alone counts them.
-  const topical = [...question.terms].filter(([term]) => !question.askers.has(term));
-  const terms = topical.length > 0 ? topical : question.terms;
-  const held = (stems: Set<string>): number => termsHeld(terms, stems);
+  // The asker's words (askers-words.ts) count where they are held ("For the climb you need sturdy shoes" for "What
+  // do I need?"), and are no words of the question where they are not.
+  const held = (stems: Set<string>): number =>
+    termsHeld(
+      [...question.terms].filter(([term]) => stems.has(term) || !question.askers.has(term)),
+      stems,
+    );
   const passageStems = passages.map((passage) => new Set(contentStems(passage.text)));
   return [
     best.score,

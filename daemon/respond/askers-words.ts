@@ -1,29 +1,35 @@
 /**
  * The words of a question that say what its asker wants rather than what it is about: "Where am I pointed to if I
  * want to check how Tika's incubation is going right now?" is about Tika's incubation; "want" and "going" say nothing
- * a passage answering it holds. Answerability (answerability.ts) weighs how much of a question the passages hold
- * without them.
+ * a passage answering it must hold. Answerability (answerability.ts) counts them only where a passage holds them.
  */
 import { contentStems } from './content-words.ts';
 
-/** The words a question may open with before "I": "Do I need...", "Why did I...". Any other capitalised word makes "I" a numeral. */
-const OPENING =
-  'Do|Does|Did|Can|Could|Should|Would|Will|Must|May|Might|Am|Was|What|Where|How|Why|When|Which|Who|If|So|And|But|Now|Then';
+/**
+ * What "I" follows when it is the asker: the words a question or a message opens with ("Do I need...", "Hi, I
+ * want..."). After another capitalised word "I" is a numeral ("Elizabeth I", "World War I").
+ */
+const BEFORE_ASKER =
+  'Do|Does|Did|Can|Could|Should|Would|Will|Must|May|Might|Am|Was|What|Where|How|Why|When|Which|Who|If|So|And|But|Now|Then|Hi|Hello|Hey|Sorry|Please|Thanks|Yes|No|OK|Ok|Because';
 
 /**
- * A verb of wanting, needing, knowing or wondering said by the asker: after "I" (not a numeral: "Elizabeth I", "World
- * War I"), "we" or "you", maybe with an auxiliary or an adverb between ("do you know", "I was wondering", "I'd like to
- * know"). Lower-case only: a title's capitals ("I Want to Hold Your Hand") name a thing.
+ * A verb of wanting, needing, knowing or wondering said by the asker: after "I" (or a chat's "i"), "we" or "you", with
+ * auxiliaries or adverbs maybe between ("do you know", "I was wondering", "I'd like to know", "I don't know").
+ * Lower-case only: a title's capitals ("I Want to Hold Your Hand") name a thing.
  */
 const ASKERS_STATE = new RegExp(
-  String.raw`(?<!(?<![\p{L}\p{N}])(?!(?:${OPENING})\s)\p{Lu}\p{L}*\s)(?<![\p{L}\p{N}])(?:I|[Ww]e|[Yy]ou)(?:['’](?:m|d|ve|ll))?\s+(?:(?:do|did|would|will|am|was|are|were|really|just|also|still|like|to)\s+)*(want|wanted|need|needed|wish|wonder|wondered|wondering|know)(?![\p{L}\p{N}])`,
+  String.raw`(?:(?<!(?<![\p{L}\p{N}])(?!(?:${BEFORE_ASKER})[ \t])\p{Lu}\p{L}*[ \t]+)(?<![\p{L}\p{N}])I|(?<![\p{L}\p{N}])(?:i|[Ww]e|[Yy]ou))(?:['’](?:m|d|ve|ll))?\s+(?:(?:do|did|don['’]t|didn['’]t|not|would|will|should|could|can|may|might|must|am|was|are|were|ever|really|just|also|still|like|love|happen|to)\s+)*(want|wanted|need|needed|wish|wonder|wondered|wondering|know)(?![\p{L}\p{N}])`,
   'gu',
 );
-/** "going" as an auxiliary or in an idiom: "going to rain", "what is going on", "how is it going right now?". */
-const GOING = /(?<![\p{L}\p{N}])(going)(?=\s+(?:to\s+\p{Ll}|on\b|right\b|now\b)|\s*[?.!]|\s*$)/gu;
-/** What a negative contraction leaves as a word ("doesn", "wasn"), and "whether": no word of a topic. */
+/**
+ * "going" as an auxiliary ("going to rain", not "going to the harbour") or in an idiom ("what is going on?", "how is
+ * it going right now?").
+ */
+const GOING =
+  /(?<![\p{L}\p{N}])(going)(?=\s+to\s+(?!(?:the|a|an|my|your|our|his|her|their|its|this|that)(?![\p{L}\p{N}]))\p{Ll}|\s+on\s*(?:[?.!,]|$)|\s+(?:right\s+)?now(?![\p{L}\p{N}])|\s*[?.!]|\s*$)/gu;
+/** A negative contraction, whose remnant reads as a word ("doesn", "won"), and "whether": no word of a topic. */
 const FUNCTION_WORD =
-  /(?<![\p{L}\p{N}])((?:do|does|did|is|are|was|were|has|have|had|could|would|should|must|need)n['’]t|whether)(?![\p{L}\p{N}])/giu;
+  /(?<![\p{L}\p{N}])((?:do|does|did|is|are|was|were|has|have|had|could|would|should|might|must|need|ca|wo|sha|ai)n['’]t|whether)(?![\p{L}\p{N}])/giu;
 
 /**
  * Each pattern ends its match with the word it finds, its one group. The asker's verbs are read twice: "I want to

@@ -41,7 +41,7 @@ export function contentStems(text: string): string[] {
  * An abbreviation's plural ("IPs", "IDs"), read as the abbreviation: lower-cased, "ips" is too short for `stem` to
  * take its "s" off, and a three-letter word ending in "s" is as often no plural ("gas", "yes").
  */
-const ABBREVIATION_PLURAL = /\b(\p{Lu}{2,})s\b/gu;
+const ABBREVIATION_PLURAL = /(?<![\p{L}\p{N}_])(\p{Lu}{2,})s(?![\p{L}\p{N}_])/gu;
 
 /**
  * A word with a letter before a hyphen ("e-mail", "X-ray"), as one word: it is spelled without the hyphen as often

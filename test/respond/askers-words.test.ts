@@ -17,6 +17,15 @@ describe('askersTerms', () => {
     expect(askersTerms('What do I need?')).toEqual(terms('need'));
     expect(askersTerms('Is it going to rain?')).toEqual(terms('going'));
     expect(askersTerms("Doesn't it close on Sundays?")).toEqual(new Set(['doesn']));
+    // After a greeting, in a chat's lower case, on the line under a title, or with more words between.
+    for (const message of [
+      'Hi I need to know when it was built',
+      'i need to know when it was built',
+      'Bell Rock Lighthouse\nI need to know when it was built',
+    ])
+      expect(askersTerms(message), message).toEqual(terms('need', 'know'));
+    expect(askersTerms('Do you happen to know when it opened?')).toEqual(terms('know'));
+    expect(askersTerms("What's going on?")).toEqual(terms('going'));
   });
 
   it('keeps the same words said of someone else, naming a thing, or stemming like another word of the question', () => {
@@ -31,6 +40,9 @@ describe('askersTerms', () => {
       "Why haven't ships used the haven at Dover?",
       "Why don't Don Bradman's records fall?",
       "What did van't Hoff discover?",
+      'Which ferry is going to the harbour?',
+      'Who is going on the guided tour?',
+      "Why won't the Cubs win?",
     ])
       expect(askersTerms(question), question).toEqual(new Set());
   });

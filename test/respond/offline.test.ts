@@ -1341,7 +1341,7 @@ describe('offline responder', () => {
     ).toMatch(/^See the Trust's Restoration Status page/);
   });
 
-  it('answers a question made only of words saying what the asker needs', () => {
+  it('answers a question in words saying what the asker needs, from a passage saying what one needs', () => {
     const visits = firstPassage(
       'visits.md',
       'To visit the lighthouse you need a permit from the harbour office.',
@@ -1349,6 +1349,14 @@ describe('offline responder', () => {
     expect(composeReply('What do I need?', [visits]).text).toMatch(
       /^To visit the lighthouse you need a permit/,
     );
+    const climb = firstPassage(
+      'climb.md',
+      'For the tower climb you need sturdy shoes and a head torch. The climb has 130 steps.',
+    );
+    for (const question of ['What do I need to bring?', 'Do I need boots?'])
+      expect(composeReply(question, [climb]).text, question).toMatch(
+        /^For the tower climb you need sturdy shoes/,
+      );
   });
 
   it('says it could not find an answer the passages do not hold, naming the closest sources', async () => {
