@@ -18,12 +18,12 @@ const BEFORE_ASKER =
  * Lower-case only: a title's capitals ("I Want to Hold Your Hand") name a thing.
  */
 const ASKERS_STATE = new RegExp(
-  String.raw`(?:(?<!(?<![\p{L}\p{N}])(?!(?:${BEFORE_ASKER})[ \t])\p{Lu}\p{L}*[ \t]+)(?<![\p{L}\p{N}])I|(?<![\p{L}\p{N}])(?:i|[Ww]e|[Yy]ou))(?:['’](?:m|d|ve|ll))?\s+(?:(?:do|did|don['’]t|didn['’]t|not|would|will|should|could|can|may|might|must|am|was|are|were|ever|really|just|also|still|like|love|happen|to)\s+)*(want|wanted|need|needed|wish|wonder|wondered|wondering|know)(?![\p{L}\p{N}])`,
+  String.raw`(?:(?<!(?<![\p{L}\p{N}])(?!(?:${BEFORE_ASKER})[ \t])\p{Lu}\p{L}*[ \t]+)(?<![\p{L}\p{N}])I|(?<![\p{L}\p{N}_])(?<!\p{L}['’])(?:i|[Ww]e|[Yy]ou))(?:['’](?:m|d|ve|ll))?\s+(?:(?:do|did|don['’]t|didn['’]t|not|would|will|should|could|can|may|might|must|am|was|are|were|ever|really|just|also|still|like|love|happen|to)\s+)*(want|wanted|need|needed|wish|wonder|wondered|wondering|know)(?![\p{L}\p{N}])`,
   'gu',
 );
 /**
- * "going" as an auxiliary ("going to rain", not "going to the harbour") or in an idiom ("what is going on?", "how is
- * it going right now?").
+ * "going" before "to" and a word that is no article or possessive ("going to rain", not "going to the harbour"),
+ * before "on" ending a clause ("what is going on?"), before "now", or ending a sentence ("how is it going?").
  */
 const GOING =
   /(?<![\p{L}\p{N}])(going)(?=\s+to\s+(?!(?:the|a|an|my|your|our|his|her|their|its|this|that)(?![\p{L}\p{N}]))\p{Ll}|\s+on\s*(?:[?.!,]|$)|\s+(?:right\s+)?now(?![\p{L}\p{N}])|\s*[?.!]|\s*$)/gu;

@@ -21,7 +21,10 @@ export interface Question {
   names: Set<string>;
   /** The terms only the earlier question a follow-up refers to holds: what names its topic. */
   topic: ReadonlySet<string>;
-  /** The terms saying only what the asker wants ("I want to know whether..."), which answerability leaves out. */
+  /**
+   * The terms saying only what the asker wants ("I want to know whether..."), which answerability leaves out where
+   * the passages do not hold them.
+   */
   askers: ReadonlySet<string>;
   /** A wh-question, asking for something it does not say; a yes/no question may be confirmed in its own words. */
   open: boolean;
