@@ -69,10 +69,12 @@ describe('the thread pool', () => {
 
   it('interrupts a message past its time limit, which news restarts', async () => {
     createPool(2);
-    // Three news 200 ms apart and the answer 200 ms later outlast the first 500 ms only if news restarts them.
+    // Both workers start first: a start slowed by a busy machine would otherwise eat into the first limit.
+    await Promise.all([run({}), run({})]);
+    // Three news 300 ms apart and the answer 300 ms later outlast the first 600 ms only if news restarts them.
     const [late, kept] = await Promise.all([
-      run({ waitMs: 2_000 }, { timeoutMs: 500 }),
-      run({ news: 3, waitMs: 200 }, { timeoutMs: 500, extendMs: 500 }),
+      run({ waitMs: 3_000 }, { timeoutMs: 600 }),
+      run({ news: 3, waitMs: 300 }, { timeoutMs: 600, extendMs: 600 }),
     ]);
     expect(late.interruption).toEqual({ kind: 'timeout' });
     expect(kept).toMatchObject({ news: 3, threadId: expect.any(Number) });
