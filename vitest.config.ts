@@ -3,9 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Every test runs on the embedded SQLite (`sqlite`); the tests of the API, the stores and crashes run again on a
  * throwaway PostgreSQL server (`postgres`, started by test/support/postgres-setup.ts). The CLI's tests run once:
- * the CLI speaks HTTP only, so which database the daemon behind it keeps is the API tests' concern. Those that
- * start a daemon process (`ckb serve`, a command starting one on demand) run on both: it reads its database from
- * the config.
+ * the CLI speaks HTTP only, so which database the daemon behind it keeps is the API tests' concern. The one
+ * exception runs on both: a command starting the daemon on demand, whose process reads its database from the config.
  */
 export default defineConfig({
   test: {
@@ -23,7 +22,6 @@ export default defineConfig({
           name: 'postgres',
           include: [
             'test/daemon/**/*.test.ts',
-            'test/cli/serve-process.test.ts',
             'test/cli/autostart.test.ts',
             'test/reliability/races.test.ts',
             'test/reliability/upload-crash.test.ts',

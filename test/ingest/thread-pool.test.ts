@@ -70,14 +70,15 @@ describe('the thread pool', () => {
   it('interrupts a message past its time limit, which news restarts', async () => {
     createPool(2);
     // Both workers start first: a start slowed by a busy machine would otherwise eat into the first limit.
-    await Promise.all([run({}), run({})]);
-    // Three news 300 ms apart and the answer 300 ms later outlast the first 600 ms only if news restarts them.
+    const started = await Promise.all([run({}), run({})]);
+    expect(new Set(started.map((warm) => warm.threadId)).size).toBe(2);
+    // Five news 200 ms apart and the answer 200 ms later outlast the first 800 ms only if news restarts them.
     const [late, kept] = await Promise.all([
-      run({ waitMs: 3_000 }, { timeoutMs: 600 }),
-      run({ news: 3, waitMs: 300 }, { timeoutMs: 600, extendMs: 600 }),
+      run({ waitMs: 3_000 }, { timeoutMs: 800 }),
+      run({ news: 5, waitMs: 200 }, { timeoutMs: 800, extendMs: 800 }),
     ]);
     expect(late.interruption).toEqual({ kind: 'timeout' });
-    expect(kept).toMatchObject({ news: 3, threadId: expect.any(Number) });
+    expect(kept).toMatchObject({ news: 5, threadId: expect.any(Number) });
   });
 
   it('interrupts a message whose worker exits, and starts a new worker for the next', async () => {
