@@ -5,6 +5,7 @@
  * (test/embed/embed-hashed-frozen.test.ts). The terms texts are matched by (`term`) are not stored.
  */
 
+import { verbOfNoun } from './derivations.ts';
 import { americanSpelling } from './spelling.ts';
 
 /** Function words carry no topic; dropping them keeps bag-of-words vectors about content. */
@@ -141,12 +142,15 @@ wrote:write`
  * their stem without a final "e", so that "release", "released" and "releases" meet, as "license" and "licensed"
  * do (`stem` alone cannot change: the embedder's stored vectors are made of it), and without a doubled final
  * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base; a British spelling as the American one
- * (spelling.ts).
+ * (spelling.ts); a noun made from a verb as the verb (derivations.ts).
  */
 export function term(word: string): string {
   const numeral = NUMERALS.get(word);
   if (numeral !== undefined) return numeral;
-  const stemmed = stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word));
+  const inflected = stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word));
+  const verb = verbOfNoun(inflected);
+  // "installation" is "install", which is spelled as "installed" is ("instal").
+  const stemmed = verb === inflected ? inflected : americanSpelling(verb);
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');

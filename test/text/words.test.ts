@@ -122,6 +122,25 @@ describe('words, stems and stop words', () => {
     expect(stem('wore')).toBe('wore');
   });
 
+  it('matches a noun made from a verb with the verb, and keeps short words and other endings whole', () => {
+    const pairs = [
+      ['deliveries', 'delivered'],
+      ['attachments', 'attaching'],
+      ['installation', 'installed'],
+      ['implementation', 'implemented'],
+      ['removal', 'removing'],
+      ['acceptance', 'accepts'],
+      ['references', 'referring'],
+      ['contributions', 'contributed'],
+      ['failures', 'failed'],
+    ];
+    for (const [noun, verb] of pairs) expect(term(noun!), noun).toBe(term(verb!));
+    expect(
+      ['station', 'nation', 'misery', 'payment', 'signal', 'ensure', 'feature', 'creature'].map(term),
+    ).toEqual(['station', 'nation', 'misery', 'payment', 'signal', 'ensur', 'featur', 'creatur']);
+    expect(stem('delivery')).toBe('delivery');
+  });
+
   it('matches forms whose ending doubled a consonant, and keeps short words and bases ending in ll, ss or zz', () => {
     expect(['setting', 'set', 'stopped', 'stop', 'added', 'add'].map(term)).toEqual([
       'set',
