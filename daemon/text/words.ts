@@ -144,10 +144,15 @@ wrote:write`
  * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base; a British spelling as the American one
  * (spelling.ts); a noun made from a verb as the verb (derivations.ts).
  */
+/** "tried", "applied", "married"; not "died" nor "tied", whose base ends in "ie". */
+const PAST_OF_Y_VERB = /^\p{L}{2,}ied$/u;
+
 export function term(word: string): string {
   const numeral = NUMERALS.get(word);
   if (numeral !== undefined) return numeral;
-  const inflected = stem(IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word));
+  const spelled = IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word);
+  // A past in "-ied" as its base in "-y", which `stem` leaves as "-i" ("tried" as "tri", where "tries" is "try").
+  const inflected = PAST_OF_Y_VERB.test(spelled) ? `${spelled.slice(0, -3)}y` : stem(spelled);
   const verb = verbOfNoun(inflected);
   // "installation" is "install", which is spelled as "installed" is ("instal").
   const stemmed = verb === inflected ? inflected : americanSpelling(verb);

@@ -6,7 +6,7 @@ describe('definitionAsked', () => {
     ['What is Mammoth?', 'Mammoth', ['mammoth']],
     ["What's Apache Tika?", 'Apache Tika', ['apach', 'tika']],
     ['what are the Harvard sentences', 'Harvard sentences', ['harvard', 'sent']],
-    ['What is a Hauptlied?', 'Hauptlied', ['hauptli']],
+    ['What is a Hauptlied?', 'Hauptlied', ['hauptly']],
     ['What is "The Gate"?', 'The Gate', ['gat']],
     ['What was the Black Cloister?', 'Black Cloister', ['black', 'cloister']],
     ['Who is Chris Rudolph?', 'Chris Rudolph', ['chris', 'rudolph']],

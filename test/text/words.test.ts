@@ -109,6 +109,18 @@ describe('words, stems and stop words', () => {
     expect(stem('release')).toBe('release');
   });
 
+  it('matches the past of a verb in "-y" with its other forms, and keeps a base in "-ie" whole', () => {
+    expect(['tried', 'tries', 'try', 'applied', 'apply'].map(term)).toEqual([
+      'try',
+      'try',
+      'try',
+      'apply',
+      'apply',
+    ]);
+    expect(['died', 'tied'].map(term)).toEqual(['died', 'tied']);
+    expect(stem('tried')).toBe('tri');
+  });
+
   it("matches an irregular verb's past forms with its base and other forms", () => {
     expect(['wore', 'worn', 'wear', 'wearing'].map(term)).toEqual(['wear', 'wear', 'wear', 'wear']);
     expect(['found', 'finding', 'sent', 'sending', 'made', 'making'].map(term)).toEqual([
@@ -132,12 +144,17 @@ describe('words, stems and stop words', () => {
       ['acceptance', 'accepts'],
       ['references', 'referring'],
       ['contributions', 'contributed'],
+      ['accompaniment', 'accompanied'],
+      ['marriage', 'married'],
+      ['coverage', 'covering'],
       ['failures', 'failed'],
     ];
     for (const [noun, verb] of pairs) expect(term(noun!), noun).toBe(term(verb!));
     expect(
-      ['station', 'nation', 'misery', 'payment', 'signal', 'ensure', 'feature', 'creature'].map(term),
-    ).toEqual(['station', 'nation', 'misery', 'payment', 'signal', 'ensur', 'featur', 'creatur']);
+      ['station', 'nation', 'misery', 'payment', 'signal', 'ensure', 'feature', 'creature', 'message'].map(
+        term,
+      ),
+    ).toEqual(['station', 'nation', 'misery', 'payment', 'signal', 'ensur', 'featur', 'creatur', 'messag']);
     expect(stem('delivery')).toBe('delivery');
   });
 
