@@ -14,9 +14,10 @@ const OUR_ENDINGS = '(|s|ed|ing|ite|ites|ful|less|able|er|ers|ist|ists)';
 const ISE_ENDINGS = '(e|es|ed|ing|ation|ations|er|ers)';
 /**
  * The bare word too, so that "install" meets "installed" when both lose an "l" ("instal"), and "controlled" meets
- * "control" as "travelled" does "travel".
+ * "control" as "travelled" does "travel"; and the nouns, "cancellation" and "instalment" as "cancelation" and
+ * "installment".
  */
-const LL_ENDINGS = '(|s|ed|ing|er|ers)';
+const LL_ENDINGS = '(|s|ed|ing|er|ers|ation|ations|ment|ments)';
 
 /** A way one spelling differs from the other: a word holding `holds` and matching `pattern` is spelled so. */
 interface SpellingRule {

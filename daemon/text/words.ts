@@ -137,25 +137,25 @@ wrote:write`
     .map((pair) => pair.split(':') as [string, string]),
 );
 
+/** "tried", "applied", "married"; not "died" nor "tied", whose base ends in "ie". */
+const PAST_OF_Y_VERB = /^\p{L}{2,}ied$/u;
+
 /**
  * The key words are matched by when comparing texts: a number written as a word as its digits (`NUMERALS`); else
  * their stem without a final "e", so that "release", "released" and "releases" meet, as "license" and "licensed"
  * do (`stem` alone cannot change: the embedder's stored vectors are made of it), and without a doubled final
- * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base; a British spelling as the American one
- * (spelling.ts); a noun made from a verb as the verb (derivations.ts).
+ * consonant (`DOUBLED_ENDING`); an irregular verb's past forms as its base, and a past in "-ied" as its base in "-y"
+ * (`PAST_OF_Y_VERB`); a British spelling as the American one (spelling.ts); a noun made from a verb as the verb
+ * (derivations.ts).
  */
-/** "tried", "applied", "married"; not "died" nor "tied", whose base ends in "ie". */
-const PAST_OF_Y_VERB = /^\p{L}{2,}ied$/u;
-
 export function term(word: string): string {
   const numeral = NUMERALS.get(word);
   if (numeral !== undefined) return numeral;
   const spelled = IRREGULAR_FORMS.get(word) ?? EXTREMES.get(word) ?? americanSpelling(word);
-  // A past in "-ied" as its base in "-y", which `stem` leaves as "-i" ("tried" as "tri", where "tries" is "try").
-  const inflected = PAST_OF_Y_VERB.test(spelled) ? `${spelled.slice(0, -3)}y` : stem(spelled);
-  const verb = verbOfNoun(inflected);
-  // "installation" is "install", which is spelled as "installed" is ("instal").
-  const stemmed = verb === inflected ? inflected : americanSpelling(verb);
+  // `stem` leaves "tried" as "tri", where "tries" is "try".
+  const inflected =
+    spelled.endsWith('ied') && PAST_OF_Y_VERB.test(spelled) ? `${spelled.slice(0, -3)}y` : stem(spelled);
+  const stemmed = verbOfNoun(inflected);
   if (/\d/.test(stemmed) || stemmed.length <= 3) return stemmed;
   if (stemmed.endsWith('e')) return stemmed.slice(0, -1);
   return stemmed.replace(DOUBLED_ENDING, '$1');

@@ -10,7 +10,7 @@ describe('acronymsDefined', () => {
     ['was named Most Valuable Player (MVP).', [['mvp', ['valuabl', 'player']]]],
     ['Local Area Networks (LANs) and more', [['lan', ['local', 'area', 'network']]]],
     // "Type" frames questions ("which type"), so no sentence's terms hold it either.
-    ['a Document Type Definition (DTD) file', [['dtd', ['document', 'definit']]]],
+    ['a Document Type Definition (DTD) file', [['dtd', ['document', 'definition']]]],
     ['les États-Unis (ÉU)', [['eu', ['etat', 'unis']]]],
     // A word may give its run of capitals, and a common noun may follow a long form of capitalised words.
     [

@@ -143,6 +143,8 @@ describe('words, stems and stop words', () => {
       ['removal', 'removing'],
       ['acceptance', 'accepts'],
       ['references', 'referring'],
+      ['reference', 'referenced'],
+      ['measure', 'measured'],
       ['contributions', 'contributed'],
       ['accompaniment', 'accompanied'],
       ['marriage', 'married'],
@@ -155,6 +157,14 @@ describe('words, stems and stop words', () => {
         term,
       ),
     ).toEqual(['station', 'nation', 'misery', 'payment', 'signal', 'ensur', 'featur', 'creatur', 'messag']);
+    // Nouns whose verb's stem would be another word keep their own; so do "-ience" nouns.
+    expect(['exception', 'instances', 'experience', 'balance'].map(term)).toEqual([
+      'exception',
+      'instanc',
+      'experienc',
+      'balanc',
+    ]);
+    expect(term('experience')).not.toBe(term('experiment'));
     expect(stem('delivery')).toBe('delivery');
   });
 
