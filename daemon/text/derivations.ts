@@ -9,14 +9,14 @@
  * "misery", "payment", "ensure", "balance"), and read the stem with or without its final "e", which `stem` drops from
  * "referenced" and "measured" but not from "reference" and "measure". Nouns whose stem is another common word keep
  * their own (`OTHER_WORD_STEMS`). Some pairs still meet that are not one word ("battery" and "batter", "department" and
- * "depart", "validation" and "valid", "production" and "product"), which costs a little where both are about.
+ * "depart", "validation" and "valid", "projection" and "project"), which costs a little where both are about.
  *
  * Measured on the offline responder's replies to dumped passages, with words.ts's reading of "tried" as "try": over the
  * shared SQuAD half 4,541 of 5,397 held a gold answer against 4,529 without them (held-out articles 1,976 of 2,374
  * against 1,970), and 358 of the 397 corpus questions of fact their fact against 352 (with retrieval, which reranks
- * by these terms too, run again). Adverbs ("-ly") gained 3 more SQuAD replies but
- * answered 0.5 points more questions from an article without the answer; "-ness", "-ity", "-able", "-tor" and agents
- * in "-er" ("sender", "parser") gained nothing.
+ * by these terms too, run again). Adverbs ("-ly") gained 3 more SQuAD replies but answered 0.5 points more questions
+ * from an article without the answer; "-ness", "-ity", "-able", "-tor" and agents in "-er" ("sender", "parser")
+ * gained nothing.
  */
 const DERIVATIONS: readonly { ending: RegExp; derivesFurther?: true }[] = [
   // "delivery", "discovery", "recovery": the "-er" verb.
